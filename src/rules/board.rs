@@ -1,0 +1,569 @@
+//! The layered board: layer 1 (stones, move stack, Zobrist key) and the incremental upkeep of
+//! layer 2 (per point, side and direction: the [`LineShape`] a stone there would make) and layer 3
+//! (per point and side: the combined [`Shape`], with per-shape counts).
+//!
+//! A move or undo touches only the ten points within distance five along each of the four lines
+//! through it: their [`LineKey`]s change by one cell, and their shapes are looked up again.
+//! [`Board::verify_layers`] recomputes everything from scratch for tests.
+
+use super::line::{self, LineKey, LineShape, CELL_BLACK, CELL_EMPTY, CELL_WALL, CELL_WHITE, REACH};
+use super::pos::{Color, Pos, Rule, DIRECTIONS, GRID};
+use super::shape::{self, CombinedEntry, PackedLines, Shape, RENJU_SUSPECT, SHAPE_COUNT};
+
+/// A move: a stone on a point, or a pass.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Move {
+    Place(Pos),
+    Pass,
+}
+
+impl Move {
+    pub fn pos(self) -> Option<Pos> {
+        match self {
+            Move::Place(p) => Some(p),
+            Move::Pass => None,
+        }
+    }
+}
+
+/// Why a stone cannot be placed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PlaceError {
+    #[error("{0} is off the board")]
+    OffBoard(Pos),
+    #[error("{0} is already occupied")]
+    Occupied(Pos),
+}
+
+const fn splitmix64(state: u64) -> (u64, u64) {
+    let state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    (state, z ^ (z >> 31))
+}
+
+const fn zobrist_table() -> [[u64; GRID]; 2] {
+    let mut table = [[0u64; GRID]; 2];
+    let mut state = 0x00C0_FFEE_2024_u64;
+    let mut color = 0;
+    while color < 2 {
+        let mut i = 0;
+        while i < GRID {
+            let (next, value) = splitmix64(state);
+            state = next;
+            table[color][i] = value;
+            i += 1;
+        }
+        color += 1;
+    }
+    table
+}
+
+static ZOBRIST: [[u64; GRID]; 2] = zobrist_table();
+/// Mixed into the key whenever the side to move changes, so that a pass changes the key.
+const ZOBRIST_WHITE_TO_MOVE: u64 = 0x5851_F42D_4C95_7F2D;
+
+/// Layers 1-3 of a 15x15 board under one rule.
+#[derive(Clone)]
+pub struct Board {
+    rule: Rule,
+    /// Cell codes ([`line::CELL_EMPTY`] etc.), off-board cells are walls.
+    cells: [u8; GRID],
+    /// Layer 2 inputs: the ten cells around each point, per direction.
+    keys: [[LineKey; 4]; GRID],
+    /// Layer 2: per point and side, four 4-bit line shapes (zero on occupied points).
+    lines: [[PackedLines; 2]; GRID],
+    /// Layer 3: per point and side, the combined entry (shape plus renju-suspect flag).
+    combined: [[CombinedEntry; 2]; GRID],
+    /// Per side, how many empty points have each combined shape.
+    shape_counts: [[u16; SHAPE_COUNT]; 2],
+    history: Vec<Move>,
+    to_move: Color,
+    hash: u64,
+    stones: usize,
+}
+
+impl Board {
+    pub fn new(rule: Rule) -> Board {
+        line::init_tables();
+        let mut board = Board {
+            rule,
+            cells: [CELL_WALL as u8; GRID],
+            keys: [[0; 4]; GRID],
+            lines: [[0; 2]; GRID],
+            combined: [[0; 2]; GRID],
+            shape_counts: [[0; SHAPE_COUNT]; 2],
+            history: Vec::with_capacity(225),
+            to_move: Color::Black,
+            hash: 0,
+            stones: 0,
+        };
+        for p in Pos::all() {
+            board.cells[p.index()] = CELL_EMPTY as u8;
+        }
+        for p in Pos::all() {
+            board.keys[p.index()] = board.keys_from_scratch(p);
+        }
+        for p in Pos::all() {
+            board.refresh_point(p);
+        }
+        board
+    }
+
+    /// A board with `moves` played in order (passes allowed).
+    pub fn from_moves(rule: Rule, moves: &[Move]) -> Result<Board, PlaceError> {
+        let mut board = Board::new(rule);
+        for &mv in moves {
+            match mv {
+                Move::Place(p) => board.play(p)?,
+                Move::Pass => board.pass(),
+            }
+        }
+        Ok(board)
+    }
+
+    pub fn rule(&self) -> Rule {
+        self.rule
+    }
+
+    /// The stone on `p`, if any.
+    pub fn stone(&self, p: Pos) -> Option<Color> {
+        match self.cells[p.index()] as u32 {
+            CELL_BLACK => Some(Color::Black),
+            CELL_WHITE => Some(Color::White),
+            _ => None,
+        }
+    }
+
+    pub fn is_empty(&self, p: Pos) -> bool {
+        self.cells[p.index()] as u32 == CELL_EMPTY
+    }
+
+    /// The side to move: the opponent of whoever moved last (Black on an empty board).
+    pub fn side_to_move(&self) -> Color {
+        self.to_move
+    }
+
+    fn set_side_to_move(&mut self, color: Color) {
+        if color != self.to_move {
+            self.hash ^= ZOBRIST_WHITE_TO_MOVE;
+            self.to_move = color;
+        }
+    }
+
+    /// A position given as stones rather than moves (puzzles, `YXBOARD`, forbidden-move
+    /// fixtures): places each stone in the order given, then sets the side to move.
+    pub fn from_stones(
+        rule: Rule,
+        stones: &[(Pos, Color)],
+        to_move: Color,
+    ) -> Result<Board, PlaceError> {
+        let mut board = Board::new(rule);
+        for &(p, color) in stones {
+            board.place_stone(p, color)?;
+        }
+        board.set_side_to_move(to_move);
+        Ok(board)
+    }
+
+    /// Places a `color` stone on `p` whoever is to move, as one history entry; the opponent of
+    /// `color` moves next. Used to set up positions.
+    pub fn place_stone(&mut self, p: Pos, color: Color) -> Result<(), PlaceError> {
+        if !p.is_on_board() {
+            return Err(PlaceError::OffBoard(p));
+        }
+        if !self.is_empty(p) {
+            return Err(PlaceError::Occupied(p));
+        }
+        self.put_stone(p, color);
+        self.history.push(Move::Place(p));
+        self.set_side_to_move(color.opponent());
+        Ok(())
+    }
+
+    pub fn history(&self) -> &[Move] {
+        &self.history
+    }
+
+    pub fn last_move(&self) -> Option<Move> {
+        self.history.last().copied()
+    }
+
+    /// Number of stones on the board.
+    pub fn stone_count(&self) -> usize {
+        self.stones
+    }
+
+    pub fn is_full(&self) -> bool {
+        self.stones == 225
+    }
+
+    /// Zobrist key of the stones and the side to move.
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    /// Places the side to move's stone on `p` after checking it is an empty board point. Renju
+    /// legality is not checked here: see [`Board::forbidden_kind`] and the game layer.
+    pub fn play(&mut self, p: Pos) -> Result<(), PlaceError> {
+        if !p.is_on_board() {
+            return Err(PlaceError::OffBoard(p));
+        }
+        if !self.is_empty(p) {
+            return Err(PlaceError::Occupied(p));
+        }
+        self.make_move(p);
+        Ok(())
+    }
+
+    /// Places the side to move's stone on `p`, which must be empty and on the board. The engine's
+    /// hot path; callers guarantee the precondition.
+    #[inline]
+    pub fn make_move(&mut self, p: Pos) {
+        debug_assert!(p.is_on_board() && self.is_empty(p), "{p:?} is not playable");
+        let color = self.to_move;
+        self.put_stone(p, color);
+        self.history.push(Move::Place(p));
+        self.set_side_to_move(color.opponent());
+    }
+
+    /// Passes the turn.
+    pub fn pass(&mut self) {
+        self.history.push(Move::Pass);
+        self.set_side_to_move(self.to_move.opponent());
+    }
+
+    /// Takes back the last move (stone or pass); `None` on an empty history.
+    pub fn undo(&mut self) -> Option<Move> {
+        let mv = self.history.pop()?;
+        match mv {
+            Move::Place(p) => {
+                let color = self.stone(p).expect("a played point holds a stone");
+                self.remove_stone(p, color);
+                self.set_side_to_move(color);
+            }
+            Move::Pass => self.set_side_to_move(self.to_move.opponent()),
+        }
+        Some(mv)
+    }
+
+    /// Layer 2: the shape a `color` stone on empty point `p` would make along direction `dir`
+    /// (an index into [`DIRECTIONS`]). [`LineShape::None`] on occupied points.
+    #[inline]
+    pub fn line_shape(&self, p: Pos, color: Color, dir: usize) -> LineShape {
+        shape::line_of(self.lines[p.index()][color.index()], dir)
+    }
+
+    /// Layer 2 for all four directions at once, packed 4 bits per direction.
+    #[inline]
+    pub fn packed_lines(&self, p: Pos, color: Color) -> PackedLines {
+        self.lines[p.index()][color.index()]
+    }
+
+    /// Layer 3: the combined shape a `color` stone on empty point `p` would make.
+    #[inline]
+    pub fn shape(&self, p: Pos, color: Color) -> Shape {
+        shape::entry_shape(self.combined[p.index()][color.index()])
+    }
+
+    /// Whether a Black stone on `p` might be forbidden in renju (the exact judge decides).
+    #[inline]
+    pub fn is_renju_suspect(&self, p: Pos) -> bool {
+        self.rule == Rule::Renju
+            && self.combined[p.index()][Color::Black.index()] & RENJU_SUSPECT != 0
+    }
+
+    /// How many empty points have combined shape `shape` for `color`.
+    #[inline]
+    pub fn shape_count(&self, color: Color, shape: Shape) -> u16 {
+        self.shape_counts[color.index()][shape as usize]
+    }
+
+    /// Empty points where `color` would make a five (a win if played).
+    pub fn five_points(&self, color: Color) -> Vec<Pos> {
+        if self.shape_count(color, Shape::Five) == 0 {
+            return Vec::new();
+        }
+        Pos::all()
+            .filter(|&p| self.is_empty(p) && self.shape(p, color) == Shape::Five)
+            .collect()
+    }
+
+    /// The unbroken run of `color` stones through `p` along direction `dir`, as (first, length):
+    /// `first` is the run's end in the negative direction.
+    pub fn run_through(&self, p: Pos, color: Color, dir: usize) -> (Pos, usize) {
+        let step = DIRECTIONS[dir];
+        let own = color_code(color) as u8;
+        let mut first = p;
+        while self.cells[first.step(step, -1).index()] == own {
+            first = first.step(step, -1);
+        }
+        let mut length = 1;
+        while self.cells[first.step(step, length as i32).index()] == own {
+            length += 1;
+        }
+        (first, length)
+    }
+
+    /// The winning line made by the stone on `p`, if it is a win for its colour under the rule
+    /// (exactly five where the rule needs it, five or more otherwise).
+    pub fn winning_line(&self, p: Pos) -> Option<Vec<Pos>> {
+        let color = self.stone(p)?;
+        let exact = self.rule.exact_five(color);
+        (0..4).find_map(|dir| {
+            let (first, length) = self.run_through(p, color, dir);
+            let wins = if exact { length == 5 } else { length >= 5 };
+            wins.then(|| {
+                (0..length)
+                    .map(|i| first.step(DIRECTIONS[dir], i as i32))
+                    .collect()
+            })
+        })
+    }
+
+    /// Whether the stone on `p` made six or more in a row in some direction.
+    pub fn makes_overline(&self, p: Pos) -> bool {
+        self.stone(p)
+            .is_some_and(|color| (0..4).any(|dir| self.run_through(p, color, dir).1 >= 6))
+    }
+
+    /// Debug check: recomputes layers 2 and 3 and the counts from the stones and compares them with
+    /// the incrementally kept ones. Returns a description of the first difference.
+    pub fn verify_layers(&self) -> Result<(), String> {
+        let mut counts = [[0u16; SHAPE_COUNT]; 2];
+        for p in Pos::all() {
+            let keys = self.keys_from_scratch(p);
+            if keys != self.keys[p.index()] {
+                return Err(format!("line keys differ at {p}"));
+            }
+            for color in [Color::Black, Color::White] {
+                let (lines, entry) = if self.is_empty(p) {
+                    let lines = self.lines_from_keys(p, color);
+                    (lines, shape::combine(lines))
+                } else {
+                    (0, 0)
+                };
+                if lines != self.lines[p.index()][color.index()] {
+                    return Err(format!("layer 2 differs at {p} for {color:?}"));
+                }
+                if entry != self.combined[p.index()][color.index()] {
+                    return Err(format!("layer 3 differs at {p} for {color:?}"));
+                }
+                if self.is_empty(p) {
+                    counts[color.index()][shape::entry_shape(entry) as usize] += 1;
+                }
+            }
+        }
+        if counts != self.shape_counts {
+            return Err("shape counts differ".to_string());
+        }
+        let mut hash = if self.to_move == Color::White {
+            ZOBRIST_WHITE_TO_MOVE
+        } else {
+            0
+        };
+        for p in Pos::all() {
+            if let Some(color) = self.stone(p) {
+                hash ^= ZOBRIST[color.index()][p.index()];
+            }
+        }
+        if hash != self.hash {
+            return Err("Zobrist key differs".to_string());
+        }
+        Ok(())
+    }
+
+    fn keys_from_scratch(&self, p: Pos) -> [LineKey; 4] {
+        let mut keys = [0; 4];
+        for (dir, &step) in DIRECTIONS.iter().enumerate() {
+            for sign in [-1, 1] {
+                let mut off_board = false;
+                for distance in 1..=REACH {
+                    let q = p.step(step, sign * distance);
+                    off_board |= !q.is_on_board();
+                    let code = if off_board {
+                        CELL_WALL
+                    } else {
+                        self.cells[q.index()] as u32
+                    };
+                    keys[dir] |= code << line::slot_shift(sign * distance);
+                }
+            }
+        }
+        keys
+    }
+
+    fn lines_from_keys(&self, p: Pos, color: Color) -> PackedLines {
+        let exact = self.rule.exact_five(color);
+        let own = color_code(color);
+        (0..4).fold(0, |acc, dir| {
+            let shape = line::line_shape(self.keys[p.index()][dir], own, exact);
+            acc | (shape as u16) << (4 * dir)
+        })
+    }
+
+    pub(super) fn put_stone(&mut self, p: Pos, color: Color) {
+        let code = color_code(color);
+        self.cells[p.index()] = code as u8;
+        self.hash ^= ZOBRIST[color.index()][p.index()];
+        self.stones += 1;
+        for side in 0..2 {
+            let old = shape::entry_shape(self.combined[p.index()][side]);
+            self.shape_counts[side][old as usize] -= 1;
+            self.lines[p.index()][side] = 0;
+            self.combined[p.index()][side] = 0;
+        }
+        self.update_neighbours(p, code);
+    }
+
+    pub(super) fn remove_stone(&mut self, p: Pos, color: Color) {
+        self.cells[p.index()] = CELL_EMPTY as u8;
+        self.hash ^= ZOBRIST[color.index()][p.index()];
+        self.stones -= 1;
+        self.update_neighbours(p, CELL_EMPTY);
+        self.refresh_point(p);
+    }
+
+    /// Writes cell code `code` for `p` into the keys of the points along the four lines through it
+    /// and refreshes the shapes of the empty ones.
+    #[inline]
+    fn update_neighbours(&mut self, p: Pos, code: u32) {
+        for (dir, &step) in DIRECTIONS.iter().enumerate() {
+            for sign in [-1i32, 1] {
+                for distance in 1..=REACH {
+                    let q = p.step(step, sign * distance);
+                    if !q.is_on_board() {
+                        break;
+                    }
+                    let shift = line::slot_shift(-sign * distance);
+                    let key = &mut self.keys[q.index()][dir];
+                    *key = (*key & !(3 << shift)) | (code << shift);
+                    if self.cells[q.index()] as u32 == CELL_EMPTY {
+                        self.refresh_direction(q, dir);
+                    }
+                }
+            }
+        }
+    }
+
+    #[inline]
+    fn refresh_direction(&mut self, q: Pos, dir: usize) {
+        let key = self.keys[q.index()][dir];
+        let shift = 4 * dir;
+        for color in [Color::Black, Color::White] {
+            let side = color.index();
+            let shape = line::line_shape(key, color_code(color), self.rule.exact_five(color));
+            let old_lines = self.lines[q.index()][side];
+            let new_lines = (old_lines & !(15 << shift)) | (shape as u16) << shift;
+            if new_lines != old_lines {
+                self.lines[q.index()][side] = new_lines;
+                self.set_combined(q, side, shape::combine(new_lines));
+            }
+        }
+    }
+
+    /// Recomputes layers 2 and 3 of empty point `p` from its keys (used when it becomes empty).
+    fn refresh_point(&mut self, p: Pos) {
+        for color in [Color::Black, Color::White] {
+            let lines = self.lines_from_keys(p, color);
+            self.lines[p.index()][color.index()] = lines;
+            self.shape_counts[color.index()][Shape::None as usize] += 1;
+            self.combined[p.index()][color.index()] = 0;
+            self.set_combined(p, color.index(), shape::combine(lines));
+        }
+    }
+
+    #[inline]
+    fn set_combined(&mut self, p: Pos, side: usize, entry: CombinedEntry) {
+        let old = shape::entry_shape(self.combined[p.index()][side]);
+        let new = shape::entry_shape(entry);
+        self.shape_counts[side][old as usize] -= 1;
+        self.shape_counts[side][new as usize] += 1;
+        self.combined[p.index()][side] = entry;
+    }
+}
+
+fn color_code(color: Color) -> u32 {
+    match color {
+        Color::Black => CELL_BLACK,
+        Color::White => CELL_WHITE,
+    }
+}
+
+impl std::fmt::Debug for Board {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        writeln!(f, "Board ({:?}, {} stones)", self.rule, self.stones)?;
+        for y in 0..15 {
+            for x in 0..15 {
+                let p = Pos::new(x, y).expect("in range");
+                let c = match self.stone(p) {
+                    Some(Color::Black) => 'x',
+                    Some(Color::White) => 'o',
+                    None => '.',
+                };
+                write!(f, "{c}")?;
+            }
+            writeln!(f)?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(text: &str) -> Pos {
+        text.parse().unwrap()
+    }
+
+    #[test]
+    fn new_board_is_consistent() {
+        for rule in [Rule::Freestyle, Rule::Standard, Rule::Renju] {
+            let board = Board::new(rule);
+            board.verify_layers().unwrap();
+            assert_eq!(board.shape_count(Color::Black, Shape::None), 225);
+        }
+    }
+
+    #[test]
+    fn move_and_undo_restore_everything() {
+        let mut board = Board::new(Rule::Renju);
+        let empty_hash = board.hash();
+        for text in ["h8", "h9", "i9", "g7", "a1", "o15", "j10"] {
+            board.play(p(text)).unwrap();
+            board.verify_layers().unwrap();
+        }
+        board.pass();
+        board.verify_layers().unwrap();
+        while board.undo().is_some() {
+            board.verify_layers().unwrap();
+        }
+        assert_eq!(board.hash(), empty_hash);
+    }
+
+    #[test]
+    fn play_rejects_occupied_and_off_board() {
+        let mut board = Board::new(Rule::Renju);
+        board.play(Pos::CENTER).unwrap();
+        assert_eq!(
+            board.play(Pos::CENTER),
+            Err(PlaceError::Occupied(Pos::CENTER))
+        );
+        assert!(matches!(board.play(Pos(15)), Err(PlaceError::OffBoard(_))));
+    }
+
+    #[test]
+    fn shapes_follow_the_stones() {
+        let mut board = Board::new(Rule::Renju);
+        for text in ["h8", "a1", "i8", "a3", "j8", "a5"] {
+            board.play(p(text)).unwrap();
+        }
+        assert_eq!(board.shape(p("k8"), Color::Black), Shape::OpenFour);
+        assert_eq!(board.shape(p("g8"), Color::Black), Shape::OpenFour);
+        assert_eq!(board.shape(p("a2"), Color::White), Shape::Four);
+        assert_eq!(board.shape(p("a4"), Color::White), Shape::Four);
+        assert_eq!(board.five_points(Color::Black), Vec::<Pos>::new());
+    }
+}
