@@ -12,4 +12,6 @@
 //!
 //! Everything but `ui` is plain Rust and is tested without a display.
 
+pub mod engine;
+pub mod game;
 pub mod rules;

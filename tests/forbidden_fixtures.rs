@@ -99,7 +99,7 @@ fn fixture_file_has_every_case() {
 fn every_asserted_point_matches() {
     let mut failures = Vec::new();
     for case in parse_cases() {
-        let mut board = board_of(&case);
+        let board = board_of(&case);
         for (p, expected) in &case.expects {
             let actual = board.forbidden_kind(*p);
             if !matches(expected, actual) {
@@ -121,7 +121,7 @@ fn every_asserted_point_matches() {
 fn complete_boards_match_at_every_point() {
     let mut failures = Vec::new();
     for case in parse_cases().iter().filter(|c| c.complete) {
-        let mut board = board_of(case);
+        let board = board_of(case);
         let listed: BTreeMap<Pos, ForbiddenKind> = board.forbidden_points().into_iter().collect();
         let asserted: BTreeMap<Pos, &str> = case
             .expects
@@ -145,7 +145,7 @@ fn complete_boards_match_at_every_point() {
 fn derived_labels_match_at_every_empty_point() {
     let mut failures = Vec::new();
     for case in parse_cases() {
-        let mut board = board_of(&case);
+        let board = board_of(&case);
         for p in Pos::all() {
             if !board.is_empty(p) {
                 continue;

@@ -49,11 +49,20 @@ impl fmt::Display for ForbiddenKind {
 
 impl Board {
     /// Whether a Black stone on `p` would be forbidden, and why. `None` for legal points, for
-    /// occupied or off-board points, and under rules other than renju. The board is left as it was.
-    pub fn forbidden_kind(&mut self, p: Pos) -> Option<ForbiddenKind> {
+    /// occupied or off-board points, and under rules other than renju. Only suspects (see
+    /// [`Board::is_renju_suspect`]) cost more than a lookup: they are judged on a scratch copy.
+    pub fn forbidden_kind(&self, p: Pos) -> Option<ForbiddenKind> {
         if self.rule() != Rule::Renju || !p.is_on_board() || !self.is_empty(p) {
             return None;
         }
+        if !self.is_renju_suspect(p) {
+            return None;
+        }
+        self.clone().judge_suspect(p)
+    }
+
+    /// The exact judgement of suspect `p`; stones placed while judging are removed again.
+    fn judge_suspect(&mut self, p: Pos) -> Option<ForbiddenKind> {
         if !self.is_renju_suspect(p) {
             return None;
         }
@@ -84,20 +93,22 @@ impl Board {
     }
 
     /// Whether a Black stone on `p` would be forbidden.
-    pub fn is_forbidden(&mut self, p: Pos) -> bool {
+    pub fn is_forbidden(&self, p: Pos) -> bool {
         self.forbidden_kind(p).is_some()
     }
 
     /// Every point Black may not play, with the reason, in board order (top row first).
-    pub fn forbidden_points(&mut self) -> Vec<(Pos, ForbiddenKind)> {
-        if self.rule() != Rule::Renju {
+    pub fn forbidden_points(&self) -> Vec<(Pos, ForbiddenKind)> {
+        let suspects: Vec<Pos> = Pos::all()
+            .filter(|&p| self.is_empty(p) && self.is_renju_suspect(p))
+            .collect();
+        if suspects.is_empty() {
             return Vec::new();
         }
-        Pos::all()
-            .filter(|&p| self.is_empty(p) && self.is_renju_suspect(p))
-            .collect::<Vec<_>>()
+        let mut scratch = self.clone();
+        suspects
             .into_iter()
-            .filter_map(|p| self.forbidden_kind(p).map(|kind| (p, kind)))
+            .filter_map(|p| scratch.judge_suspect(p).map(|kind| (p, kind)))
             .collect()
     }
 
@@ -114,7 +125,7 @@ impl Board {
                 if !self.is_empty(q) {
                     continue;
                 }
-                if self.makes_straight_four(p, q, dir) && !self.is_forbidden(q) {
+                if self.makes_straight_four(p, q, dir) && self.judge_suspect(q).is_none() {
                     return true;
                 }
             }
