@@ -3,6 +3,8 @@
 //! Gomocup brain) and the record formats all go through [`Game`]; the engine works on its
 //! [`Board`].
 
+pub mod clock;
+
 use crate::rules::{Board, Color, ForbiddenKind, Move, PlaceError, Pos, Rule};
 use std::fmt;
 
