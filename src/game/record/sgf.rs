@@ -1,0 +1,531 @@
+//! SGF (FF[4]) for gomoku and renju: written as `GM[4]`, read also from the `GM[1]` and `GM[5]`
+//! files other renju programs write. Only the main line is imported (the first variation at each
+//! branch); other variations are checked for balanced brackets and skipped. Per-move thinking time
+//! is kept in the private property `TU` (milliseconds).
+
+use super::{color_of, decode_text, GameRecord, Location, RecordError, RecordFormat, RecordedMove};
+use crate::game::{EndReason, GameResult};
+use crate::rules::{Color, Move, Pos, Rule};
+
+/// One property with its (unescaped) values and the byte offset of its identifier.
+struct Property {
+    ident: String,
+    values: Vec<Vec<u8>>,
+    offset: usize,
+}
+
+type Node = Vec<Property>;
+
+struct Parser<'a> {
+    bytes: &'a [u8],
+    pos: usize,
+}
+
+fn syntax(offset: usize, message: impl Into<String>) -> RecordError {
+    RecordError::Syntax {
+        format: RecordFormat::Sgf,
+        location: Location::Byte(offset),
+        message: message.into(),
+    }
+}
+
+impl<'a> Parser<'a> {
+    fn peek(&self) -> Option<u8> {
+        self.bytes.get(self.pos).copied()
+    }
+
+    fn skip_whitespace(&mut self) {
+        while self.peek().is_some_and(|b| b.is_ascii_whitespace()) {
+            self.pos += 1;
+        }
+    }
+
+    /// The nodes of the first game tree's main line.
+    fn main_line(&mut self) -> Result<Vec<Node>, RecordError> {
+        if self.bytes.starts_with(b"\xEF\xBB\xBF") {
+            self.pos = 3;
+        }
+        self.skip_whitespace();
+        if self.peek() != Some(b'(') {
+            return Err(syntax(self.pos, "expected '(' to open the game tree"));
+        }
+        self.pos += 1;
+        let mut nodes = Vec::new();
+        let mut depth = 1usize;
+        loop {
+            self.skip_whitespace();
+            match self.peek() {
+                Some(b';') => {
+                    self.pos += 1;
+                    nodes.push(self.node()?);
+                }
+                Some(b'(') => {
+                    self.pos += 1;
+                    depth += 1;
+                }
+                Some(b')') => {
+                    self.pos += 1;
+                    depth -= 1;
+                    break;
+                }
+                Some(other) => {
+                    return Err(syntax(
+                        self.pos,
+                        format!("unexpected '{}' between nodes", char::from(other)),
+                    ))
+                }
+                None => return Err(self.unterminated()),
+            }
+        }
+        if nodes.is_empty() {
+            return Err(syntax(self.pos, "the game tree has no nodes"));
+        }
+        self.skip_variations(depth)?;
+        Ok(nodes)
+    }
+
+    fn unterminated(&self) -> RecordError {
+        syntax(
+            self.pos,
+            "the file ends inside the game tree (missing ')': truncated?)",
+        )
+    }
+
+    /// Skips the rest of the tree (other variations) until `depth` open brackets are closed.
+    fn skip_variations(&mut self, mut depth: usize) -> Result<(), RecordError> {
+        while depth > 0 {
+            match self.peek() {
+                Some(b'(') => depth += 1,
+                Some(b')') => depth -= 1,
+                Some(b'[') => {
+                    self.value()?;
+                    continue;
+                }
+                Some(_) => {}
+                None => return Err(self.unterminated()),
+            }
+            self.pos += 1;
+        }
+        Ok(())
+    }
+
+    fn node(&mut self) -> Result<Node, RecordError> {
+        let mut node = Vec::new();
+        loop {
+            self.skip_whitespace();
+            let offset = self.pos;
+            match self.peek() {
+                Some(b) if b.is_ascii_alphabetic() => {
+                    let mut ident = String::new();
+                    while let Some(b) = self.peek().filter(u8::is_ascii_alphabetic) {
+                        // FF[3] identifiers may contain lower-case letters, which FF[4] ignores.
+                        if b.is_ascii_uppercase() {
+                            ident.push(char::from(b));
+                        }
+                        self.pos += 1;
+                    }
+                    let mut values = Vec::new();
+                    loop {
+                        self.skip_whitespace();
+                        if self.peek() != Some(b'[') {
+                            break;
+                        }
+                        values.push(self.value()?);
+                    }
+                    if values.is_empty() {
+                        return Err(syntax(offset, format!("property {ident} has no value")));
+                    }
+                    node.push(Property {
+                        ident,
+                        values,
+                        offset,
+                    });
+                }
+                Some(b';' | b'(' | b')') => return Ok(node),
+                Some(other) => {
+                    return Err(syntax(
+                        offset,
+                        format!("unexpected '{}' in a node", char::from(other)),
+                    ))
+                }
+                None => return Err(self.unterminated()),
+            }
+        }
+    }
+
+    /// Reads `[...]` at the current position, resolving escapes and soft line breaks.
+    fn value(&mut self) -> Result<Vec<u8>, RecordError> {
+        let start = self.pos;
+        self.pos += 1;
+        let mut value = Vec::new();
+        loop {
+            match self.peek() {
+                Some(b']') => {
+                    self.pos += 1;
+                    return Ok(value);
+                }
+                Some(b'\\') => {
+                    self.pos += 1;
+                    match self.peek() {
+                        Some(b'\n') => {
+                            self.pos += 1;
+                            if self.peek() == Some(b'\r') {
+                                self.pos += 1;
+                            }
+                        }
+                        Some(b'\r') => {
+                            self.pos += 1;
+                            if self.peek() == Some(b'\n') {
+                                self.pos += 1;
+                            }
+                        }
+                        Some(b) => {
+                            value.push(b);
+                            self.pos += 1;
+                        }
+                        None => {}
+                    }
+                }
+                Some(b) => {
+                    value.push(b);
+                    self.pos += 1;
+                }
+                None => {
+                    return Err(syntax(
+                        start,
+                        "the value opened here is never closed with ']' (truncated?)",
+                    ))
+                }
+            }
+        }
+    }
+}
+
+fn text_value(value: &[u8]) -> Option<String> {
+    let text = decode_text(value);
+    let text = text.trim();
+    (!text.is_empty()).then(|| text.to_string())
+}
+
+fn parse_result(value: &[u8]) -> Option<GameResult> {
+    let text = decode_text(value).trim().to_ascii_uppercase();
+    if text == "0" || text == "DRAW" || text == "D" {
+        // A draw by agreement has no reason in [`EndReason`]; a full board or two passes are
+        // recovered from the moves.
+        return None;
+    }
+    let (winner, rest) = if let Some(rest) = text.strip_prefix("B+") {
+        (Color::Black, rest)
+    } else if let Some(rest) = text.strip_prefix("W+") {
+        (Color::White, rest)
+    } else {
+        return None;
+    };
+    let reason = match rest {
+        "R" | "RESIGN" => EndReason::Resignation,
+        "T" | "TIME" => EndReason::Timeout,
+        // A five or a forbidden point shows on the board; `refine_result` confirms it.
+        _ => EndReason::Five,
+    };
+    Some(GameResult {
+        winner: Some(winner),
+        reason,
+    })
+}
+
+fn parse_rule(value: &[u8]) -> Option<Rule> {
+    let text = decode_text(value).to_ascii_lowercase();
+    if text.contains("renju") || text.contains("rif") {
+        Some(Rule::Renju)
+    } else if text.contains("standard") || text.contains("exact") || text.trim() == "gomoku" {
+        Some(Rule::Standard)
+    } else if text.contains("free") {
+        Some(Rule::Freestyle)
+    } else {
+        None
+    }
+}
+
+fn first_value(property: &Property) -> &[u8] {
+    property.values.first().map(Vec::as_slice).unwrap_or(&[])
+}
+
+pub(super) fn parse(bytes: &[u8]) -> Result<GameRecord, RecordError> {
+    let nodes = Parser { bytes, pos: 0 }.main_line()?;
+    let mut record = GameRecord::default();
+    let mut game_comment: Option<String> = None;
+    for node in &nodes {
+        let mut node_move: Option<RecordedMove> = None;
+        let mut node_comment: Option<String> = None;
+        let mut node_time: Option<u64> = None;
+        for property in node {
+            let value = first_value(property);
+            match property.ident.as_str() {
+                "B" | "W" => {
+                    let number = record.moves.len() + 1;
+                    let raw = decode_text(value);
+                    let bad = |problem: String| RecordError::BadMove {
+                        format: RecordFormat::Sgf,
+                        number,
+                        mv: format!("{}[{raw}]", property.ident),
+                        problem: format!("{problem} (byte {})", property.offset),
+                    };
+                    if node_move.is_some() {
+                        return Err(bad("a second move in the same node".into()));
+                    }
+                    let color = if property.ident == "B" {
+                        Color::Black
+                    } else {
+                        Color::White
+                    };
+                    let expected = color_of(record.moves.len());
+                    if color != expected {
+                        return Err(bad(format!(
+                            "{} moves, but it is {}'s turn",
+                            color.name(),
+                            expected.name()
+                        )));
+                    }
+                    let mv = match value {
+                        b"" | b"tt" => Move::Pass,
+                        _ => Move::Place(Pos::from_sgf(&raw).map_err(|e| bad(e.to_string()))?),
+                    };
+                    node_move = Some(RecordedMove::new(mv));
+                }
+                "C" => node_comment = Some(decode_text(value)).filter(|c| !c.is_empty()),
+                "TU" => {
+                    let text = decode_text(value);
+                    node_time = Some(text.trim().parse().map_err(|_| {
+                        syntax(
+                            property.offset,
+                            format!("TU[{text}] is not a time in milliseconds"),
+                        )
+                    })?);
+                }
+                "GM" => {
+                    let text = decode_text(value);
+                    if !matches!(text.trim(), "1" | "4" | "5") {
+                        return Err(syntax(
+                            property.offset,
+                            format!(
+                                "GM[{text}] is not a gomoku or renju game (expected GM[4], or \
+                                 GM[1]/GM[5] as renju programs write)"
+                            ),
+                        ));
+                    }
+                }
+                "SZ" => {
+                    let text = decode_text(value);
+                    if !matches!(text.trim(), "15" | "15:15") {
+                        return Err(syntax(
+                            property.offset,
+                            format!("board size SZ[{text}] is not supported (only 15x15)"),
+                        ));
+                    }
+                }
+                "AB" | "AW" | "AE" => {
+                    return Err(syntax(
+                        property.offset,
+                        format!(
+                            "set-up stones ({}) are not supported: a record must be a sequence \
+                             of moves",
+                            property.ident
+                        ),
+                    ))
+                }
+                "PB" => record.black = text_value(value),
+                "PW" => record.white = text_value(value),
+                "DT" => record.date = text_value(value),
+                "RE" => record.result = parse_result(value),
+                "RU" => record.rule = parse_rule(value).unwrap_or(record.rule),
+                _ => {}
+            }
+        }
+        match (node_move, record.moves.last_mut()) {
+            (Some(mut mv), _) => {
+                mv.comment = node_comment;
+                mv.time_ms = node_time;
+                record.moves.push(mv);
+            }
+            (None, Some(last)) if node_comment.is_some() => {
+                last.comment = join(last.comment.take(), node_comment)
+            }
+            (None, _) => game_comment = join(game_comment, node_comment),
+        }
+    }
+    record.comment = game_comment;
+    Ok(record)
+}
+
+fn join(a: Option<String>, b: Option<String>) -> Option<String> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(format!("{a}\n{b}")),
+        (a, b) => a.or(b),
+    }
+}
+
+fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c == ']' || c == '\\' {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+fn result_value(result: GameResult) -> String {
+    match result.winner {
+        None => "0".to_string(),
+        Some(winner) => {
+            let side = if winner == Color::Black { 'B' } else { 'W' };
+            let reason = match result.reason {
+                EndReason::Resignation => "R",
+                EndReason::Timeout => "T",
+                EndReason::Forbidden(_) => "F",
+                EndReason::Five | EndReason::BothPassed | EndReason::BoardFull => "",
+            };
+            format!("{side}+{reason}")
+        }
+    }
+}
+
+pub(super) fn write(record: &GameRecord) -> Vec<u8> {
+    let mut out = format!(
+        "(;FF[4]GM[4]CA[UTF-8]AP[Gobang:{}]SZ[15]RU[{}]",
+        env!("CARGO_PKG_VERSION"),
+        record.rule.name()
+    );
+    let info = [
+        ("PB", &record.black),
+        ("PW", &record.white),
+        ("DT", &record.date),
+        ("C", &record.comment),
+    ];
+    for (ident, value) in info {
+        if let Some(value) = value {
+            out.push_str(&format!("{ident}[{}]", escape(value)));
+        }
+    }
+    if let Some(result) = record.result {
+        out.push_str(&format!("RE[{}]", result_value(result)));
+    }
+    for (index, recorded) in record.moves.iter().enumerate() {
+        let side = if color_of(index) == Color::Black {
+            'B'
+        } else {
+            'W'
+        };
+        let point = recorded.mv.pos().map(Pos::to_sgf).unwrap_or_default();
+        out.push_str(&format!("\n;{side}[{point}]"));
+        if let Some(ms) = recorded.time_ms {
+            out.push_str(&format!("TU[{ms}]"));
+        }
+        if let Some(comment) = &recorded.comment {
+            out.push_str(&format!("C[{}]", escape(comment)));
+        }
+    }
+    out.push_str(")\n");
+    out.into_bytes()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn moves(record: &GameRecord) -> String {
+        record
+            .moves
+            .iter()
+            .map(|m| super::super::move_notation(m.mv))
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    #[test]
+    fn reads_main_line_and_properties() {
+        let text = "(;GM[1]FF[4]SZ[15]PB[Alice]PW[Bob]DT[2024-04-25]RE[W+R]RU[Standard]C[game]\
+                    ;B[hh]C[centre];W[hg]TU[1500](;B[ii];W[];B[tt])(;B[jj]))";
+        let record = GameRecord::parse(text.as_bytes(), RecordFormat::Sgf).unwrap();
+        assert_eq!(moves(&record), "h8 h9 i7 pass pass");
+        assert_eq!(record.black.as_deref(), Some("Alice"));
+        assert_eq!(record.white.as_deref(), Some("Bob"));
+        assert_eq!(record.date.as_deref(), Some("2024-04-25"));
+        assert_eq!(record.rule, Rule::Standard);
+        assert_eq!(record.comment.as_deref(), Some("game"));
+        assert_eq!(record.moves[0].comment.as_deref(), Some("centre"));
+        assert_eq!(record.moves[1].time_ms, Some(1500));
+        assert_eq!(
+            record.result,
+            Some(GameResult {
+                winner: Some(Color::White),
+                reason: EndReason::Resignation
+            })
+        );
+    }
+
+    #[test]
+    fn errors_say_what_and_where() {
+        let cases = [
+            (
+                "(;SZ[19];B[hh])",
+                "byte 2: board size SZ[19] is not supported",
+            ),
+            ("(;GM[2];B[hh])", "byte 2: GM[2] is not a gomoku"),
+            (
+                "(;B[hh];B[ii])",
+                "move 2 (B[ii]): Black moves, but it is White's turn",
+            ),
+            ("(;B[hz])", "move 1 (B[hz]): 'hz' is not an SGF point"),
+            ("(;B[hh];W[ii]", "missing ')'"),
+            (
+                "(;B[hh];W[ii",
+                "byte 9: the value opened here is never closed",
+            ),
+            ("(;B[hh](;W[ii])(;W[jj]", "missing ')'"),
+            ("(;AB[hh][ii])", "set-up stones (AB) are not supported"),
+            ("junk", "byte 0: expected '('"),
+            ("()", "no nodes"),
+            ("(;B[hh]W)", "property W has no value"),
+            ("(;B[hh]\x01)", "unexpected"),
+        ];
+        for (text, expected) in cases {
+            let error = GameRecord::parse(text.as_bytes(), RecordFormat::Sgf).expect_err(text);
+            let message = error.to_string();
+            assert!(message.contains(expected), "{text}: {message}");
+        }
+    }
+
+    #[test]
+    fn results_and_rules_are_written_and_read_back() {
+        let mut record = GameRecord::new(Rule::Freestyle);
+        record.moves = ["h8", "a1", "i8"]
+            .iter()
+            .map(|m| RecordedMove::new(Move::Place(m.parse().unwrap())))
+            .collect();
+        record.comment = Some("a ] and a \\ and\nlines".into());
+        for (winner, reason, value) in [
+            (Some(Color::Black), EndReason::Resignation, "B+R"),
+            (Some(Color::White), EndReason::Timeout, "W+T"),
+        ] {
+            record.result = Some(GameResult { winner, reason });
+            let bytes = record.write(RecordFormat::Sgf).unwrap();
+            let text = String::from_utf8(bytes.clone()).unwrap();
+            assert!(text.contains(&format!("RE[{value}]")), "{text}");
+            assert!(text.starts_with("(;FF[4]GM[4]"), "{text}");
+            assert_eq!(
+                GameRecord::parse(&bytes, RecordFormat::Sgf).unwrap(),
+                record
+            );
+        }
+    }
+
+    #[test]
+    fn non_utf8_text_is_read_lossily() {
+        let bytes = b"(;CA[gb2312]PB[\xc0\xee\xcb\xc4]C[\xff\xfe];B[hh])";
+        let record = GameRecord::parse(bytes, RecordFormat::Sgf).unwrap();
+        assert!(record.black.is_some());
+        assert_eq!(record.moves.len(), 1);
+    }
+}
