@@ -14,4 +14,5 @@
 
 pub mod engine;
 pub mod game;
+pub mod protocol;
 pub mod rules;
