@@ -2,10 +2,25 @@
 //! from another thread through a shared flag, and reports progress through a callback. Front ends
 //! (window, terminal, Gomocup brain, tools) only use this module's types.
 
+pub mod eval;
+pub mod movegen;
+pub mod puzzle;
+pub mod search;
+pub mod time;
+pub mod tt;
+pub mod vcf;
+
+pub use eval::{Weights, WeightsError};
+
 use crate::rules::{Board, Pos};
+use eval::Evaluator;
+use search::Searcher;
 use std::fmt;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
+use time::TimeControl;
+use tt::Table;
+use vcf::Vcf;
 
 /// The default time per move, in line with the 15-second clock.
 pub const DEFAULT_TURN_TIME: Duration = Duration::from_secs(15);
@@ -98,9 +113,36 @@ pub struct SearchResult {
     pub pv: Vec<Pos>,
 }
 
+/// Engine configuration (the tuning tools set weights; tests may switch the table off).
+#[derive(Clone, Debug)]
+pub struct EngineOptions {
+    /// Evaluation weights.
+    pub weights: Weights,
+    /// Memory for the transposition table, in bytes.
+    pub hash_bytes: usize,
+    /// Whether the transposition table is used (always, except to test it).
+    pub use_tt: bool,
+}
+
+/// Default transposition table size.
+pub const DEFAULT_HASH_BYTES: usize = 64 << 20;
+
+impl Default for EngineOptions {
+    fn default() -> EngineOptions {
+        EngineOptions {
+            weights: Weights::default(),
+            hash_bytes: DEFAULT_HASH_BYTES,
+            use_tt: true,
+        }
+    }
+}
+
 /// A reusable engine (it keeps its tables between searches).
 pub struct Engine {
-    _private: (),
+    options: EngineOptions,
+    tt: Table,
+    vcf: Vcf,
+    history: Box<[[i32; 256]; 2]>,
 }
 
 impl Default for Engine {
@@ -111,14 +153,40 @@ impl Default for Engine {
 
 impl Engine {
     pub fn new() -> Engine {
-        Engine { _private: () }
+        Engine::with_options(EngineOptions::default())
+    }
+
+    pub fn with_options(options: EngineOptions) -> Engine {
+        Engine {
+            tt: Table::new(options.hash_bytes),
+            vcf: Vcf::new(),
+            history: Box::new([[0; 256]; 2]),
+            options,
+        }
+    }
+
+    pub fn options(&self) -> &EngineOptions {
+        &self.options
+    }
+
+    /// Replaces the evaluation weights (the tables are kept).
+    pub fn set_weights(&mut self, weights: Weights) {
+        self.options.weights = weights;
     }
 
     /// Forgets everything learned from earlier searches (new game).
-    pub fn clear(&mut self) {}
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        self.vcf.clear();
+        self.history.iter_mut().for_each(|h| h.fill(0));
+    }
 
-    /// Sets the memory budget for the engine's tables.
-    pub fn set_memory_limit(&mut self, _bytes: usize) {}
+    /// Sets the memory budget for the engine's tables (the transposition table gets most of it).
+    pub fn set_memory_limit(&mut self, bytes: usize) {
+        let hash_bytes = bytes.saturating_sub(16 << 20).max(1 << 20);
+        self.options.hash_bytes = hash_bytes.min(DEFAULT_HASH_BYTES * 16);
+        self.tt = Table::new(self.options.hash_bytes);
+    }
 
     /// Searches `board` for the side to move. Stops when `stop` becomes true, when a limit is
     /// reached, or when a win or loss is proven; calls `on_info` as each depth completes.
@@ -129,25 +197,26 @@ impl Engine {
         stop: &AtomicBool,
         on_info: &mut dyn FnMut(&SearchInfo),
     ) -> SearchResult {
-        let _ = (limits, stop, on_info);
-        let me = board.side_to_move();
-        let best_move = crate::rules::Pos::all()
-            .filter(|&p| board.is_empty(p))
-            .filter(|&p| !(board.rule().has_forbidden(me) && board.is_forbidden(p)))
-            .max_by_key(|&p| {
-                (
-                    board.shape(p, me),
-                    board.shape(p, me.opponent()),
-                    14 - p.distance(Pos::CENTER),
-                )
-            });
-        SearchResult {
-            best_move,
-            score: Score::Eval(0),
-            depth: 1,
-            nodes: 225,
-            elapsed: Duration::ZERO,
-            pv: best_move.into_iter().collect(),
+        let clock = TimeControl::new(limits, stop);
+        let evaluator = Evaluator::new(&self.options.weights, board.rule());
+        self.tt.new_search();
+        for side in self.history.iter_mut() {
+            side.iter_mut().for_each(|h| *h /= 8);
         }
+        let max_depth = limits.max_depth.unwrap_or(MAX_DEPTH).min(MAX_DEPTH);
+        let mut searcher = Searcher::new(
+            board.clone(),
+            &mut self.tt,
+            self.options.use_tt,
+            &mut self.vcf,
+            &evaluator,
+            &mut self.history,
+            clock,
+            max_depth,
+        );
+        searcher.run(on_info)
     }
 }
+
+/// Deepest iteration the search runs to.
+pub const MAX_DEPTH: u32 = 60;

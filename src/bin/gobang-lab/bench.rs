@@ -1,0 +1,67 @@
+//! `gobang-lab bench`: fixed positions searched to a fixed depth with a fresh engine each, so that
+//! the total node count is a deterministic signature of the search's behaviour.
+
+use gobang::engine::{Engine, Limits};
+use gobang::rules::{Board, Move, Pos, Rule};
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Search depth for every position.
+    #[arg(long, default_value_t = 8)]
+    depth: u32,
+}
+
+/// Bench positions: a rule and the moves played so far, in human notation.
+const POSITIONS: &[(Rule, &str)] = &[
+    (Rule::Renju, "h8"),
+    (Rule::Renju, "h8 i9 j8"),
+    (Rule::Renju, "h8 h9 j8 i7 j10 j9 i9"),
+    (Rule::Renju, "h8 i9 g7 g9 h9 h10 i8 j8 g8 f8"),
+    (Rule::Renju, "h8 i7 j6 g9 i9 i8 h9 j9 g10 f11 h10 h11"),
+    (Rule::Freestyle, "h8 i9 i8 g8 j7 k6 h10 j9 h9 h7 g10"),
+    (Rule::Standard, "h8 g9 i7 i9 j9 h10 j8 j6 k7 l6 h6"),
+    (Rule::Renju, "h8 i9 j10 i8 i10 k10 j9 j8 k8 h11 g12 l9 m10"),
+];
+
+fn board_of(rule: Rule, moves: &str) -> anyhow::Result<Board> {
+    let moves: Vec<Move> = moves
+        .split_whitespace()
+        .map(|m| m.parse::<Pos>().map(Move::Place))
+        .collect::<Result<_, _>>()?;
+    Ok(Board::from_moves(rule, &moves)?)
+}
+
+pub fn run(args: &Args) -> anyhow::Result<()> {
+    let stop = AtomicBool::new(false);
+    let mut total_nodes = 0u64;
+    let started = Instant::now();
+    for (index, (rule, moves)) in POSITIONS.iter().enumerate() {
+        let board = board_of(*rule, moves)?;
+        let mut engine = Engine::new();
+        let result = engine.search(&board, &Limits::depth(args.depth), &stop, &mut |_| {});
+        total_nodes += result.nodes;
+        let best = result.best_move.map_or("-".to_string(), |p| p.to_string());
+        println!(
+            "position {:2} ({:9}): best {:3} score {:>11} nodes {:10} time {:7.3}s",
+            index + 1,
+            rule.name(),
+            best,
+            result.score.to_string(),
+            result.nodes,
+            result.elapsed.as_secs_f64()
+        );
+    }
+    let seconds = started.elapsed().as_secs_f64();
+    println!("===========================");
+    println!("depth            {}", args.depth);
+    println!("total time (s)   {seconds:.3}");
+    println!("nodes            {total_nodes}");
+    println!(
+        "nodes/second     {:.0}",
+        total_nodes as f64 / seconds.max(1e-9)
+    );
+    println!("signature        {total_nodes}");
+    Ok(())
+}

@@ -1,0 +1,32 @@
+//! `gobang-lab`: the engine's measuring tools. Each subcommand lives in its own module; add new
+//! ones as a module plus a variant of [`Command`].
+
+mod bench;
+mod puzzles;
+
+use clap::{Parser, Subcommand};
+
+#[derive(Parser)]
+#[command(
+    name = "gobang-lab",
+    about = "Gobang engine benchmarks and test runners"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Search fixed positions to a fixed depth; print nodes, nodes/s and a node-count signature.
+    Bench(bench::Args),
+    /// Run the puzzle collections and report what is solved and how fast.
+    Puzzles(puzzles::Args),
+}
+
+fn main() -> anyhow::Result<()> {
+    match Cli::parse().command {
+        Command::Bench(args) => bench::run(&args),
+        Command::Puzzles(args) => puzzles::run(&args),
+    }
+}

@@ -1,0 +1,364 @@
+//! Move generation, threats first.
+//!
+//! [`analyse`] classifies a position for the side to move: it can make five ([`Status::Win`]);
+//! the opponent has two five points, or one that Black may only block on a forbidden point
+//! ([`Status::Lost`]); the opponent has one five point ([`Status::Forced`]: only the block);
+//! the opponent threatens to win with a non-four move, an open three or a four-three point
+//! ([`Status::Threatened`]: the defences and own fours only); or nothing is forced
+//! ([`Status::Quiet`]: the region of interest, scored by shape).
+//!
+//! The region of interest is every empty point within distance two along a line of an own stone or
+//! next to an opponent stone (the centre on an empty board). Black never gets a forbidden point.
+
+use crate::rules::{Board, Color, Pos, Shape, DIRECTIONS};
+
+/// What the side to move faces.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// Playing here makes five.
+    Win(Pos),
+    /// The opponent makes five next move whatever happens.
+    Lost,
+    /// The only move that stops the opponent's five.
+    Forced(Pos),
+    /// The opponent threatens an unstoppable four (open three, four-three point).
+    Threatened,
+    Quiet,
+}
+
+/// Whether the side to move may play on empty point `p` (Black never on a forbidden point).
+#[inline]
+pub fn is_playable(board: &Board, p: Pos) -> bool {
+    !(board.rule().has_forbidden(board.side_to_move()) && board.is_forbidden(p))
+}
+
+/// Whether `color` may play on empty point `p` whoever is to move.
+#[inline]
+pub fn is_playable_by(board: &Board, color: Color, p: Pos) -> bool {
+    !(board.rule().has_forbidden(color) && board.is_forbidden(p))
+}
+
+/// The shapes from which `color` wins by force next move unless the opponent has fours.
+fn threat_shape(board: &Board, color: Color, shape: Shape) -> bool {
+    match shape {
+        Shape::OpenFour | Shape::FourThree => true,
+        Shape::DoubleFour => !board.rule().has_forbidden(color),
+        _ => false,
+    }
+}
+
+/// How many points give `color` a winning threat (open four, four-three, double four), without
+/// Black's forbidden points and Black's four-threes whose three is not real.
+pub fn threat_count(board: &mut Board, color: Color) -> u32 {
+    let mut quick = board.shape_count(color, Shape::OpenFour) as u32
+        + board.shape_count(color, Shape::FourThree) as u32;
+    if !board.rule().has_forbidden(color) {
+        quick += board.shape_count(color, Shape::DoubleFour) as u32;
+        return quick;
+    }
+    if quick == 0 {
+        return 0;
+    }
+    let mut count = 0;
+    for p in Pos::all() {
+        if board.is_empty(p) && is_real_threat(board, color, p) {
+            count += 1;
+        }
+    }
+    count
+}
+
+/// Whether `color` playing on empty `p` threatens to win with a straight four next: an open four
+/// or double four, or a four-three whose three still makes an open four once the four is blocked.
+/// Black's forbidden points never count.
+pub fn is_real_threat(board: &mut Board, color: Color, p: Pos) -> bool {
+    let shape = board.shape(p, color);
+    if !threat_shape(board, color, shape) {
+        return false;
+    }
+    let forbid = board.rule().has_forbidden(color);
+    if !forbid {
+        return true;
+    }
+    if board.is_renju_suspect(p) && board.is_forbidden(p) {
+        return false;
+    }
+    if shape != Shape::FourThree {
+        return true;
+    }
+    // Play the four-three and its block, then look for a legal open-four point. A pass first
+    // when `color` is not to move keeps the side to move right after the undos.
+    let passed = board.side_to_move() != color;
+    if passed {
+        board.pass();
+    }
+    board.make_move(p);
+    let mut real = false;
+    if let Some(block) = first_five_point(board, color) {
+        board.make_move(block);
+        real = board.shape_count(color, Shape::OpenFour) > 0
+            && Pos::all().any(|q| {
+                board.is_empty(q)
+                    && board.shape(q, color) == Shape::OpenFour
+                    && !(board.is_renju_suspect(q) && board.is_forbidden(q))
+            });
+        board.undo();
+    }
+    board.undo();
+    if passed {
+        board.undo();
+    }
+    real
+}
+
+/// The points where `color` would make a four (or better), without its forbidden points.
+pub fn four_points(board: &Board, color: Color, out: &mut Vec<Pos>) {
+    out.clear();
+    let count: u16 = [
+        Shape::Four,
+        Shape::FourThree,
+        Shape::OpenFour,
+        Shape::DoubleFour,
+    ]
+    .iter()
+    .map(|&s| board.shape_count(color, s))
+    .sum();
+    if count == 0 {
+        return;
+    }
+    let forbid = board.rule().has_forbidden(color);
+    for p in Pos::all() {
+        if board.is_empty(p) && board.shape(p, color).has_four() {
+            if forbid && board.is_renju_suspect(p) && board.is_forbidden(p) {
+                continue;
+            }
+            out.push(p);
+        }
+    }
+}
+
+/// The first point where `color` makes five, if any.
+pub fn first_five_point(board: &Board, color: Color) -> Option<Pos> {
+    if board.shape_count(color, Shape::Five) == 0 {
+        return None;
+    }
+    Pos::all().find(|&p| board.is_empty(p) && board.shape(p, color) == Shape::Five)
+}
+
+/// Classifies the position for the side to move.
+pub fn analyse(board: &mut Board) -> Status {
+    let me = board.side_to_move();
+    let opp = me.opponent();
+    if let Some(p) = first_five_point(board, me) {
+        return Status::Win(p);
+    }
+    match board.shape_count(opp, Shape::Five) {
+        0 => {}
+        1 => {
+            return match first_five_point(board, opp) {
+                Some(block) if is_playable(board, block) => Status::Forced(block),
+                _ => Status::Lost,
+            };
+        }
+        _ => return Status::Lost,
+    }
+    if threat_count(board, opp) > 0 {
+        Status::Threatened
+    } else {
+        Status::Quiet
+    }
+}
+
+/// Move-ordering value of a point's shape for the side to move.
+const ORDER_OWN: [i32; 14] = [0, 3, 8, 18, 8, 24, 60, 50, 70, 900, 1200, 1000, 0, 20000];
+/// Move-ordering value of a point's shape for the opponent (taking the point away from it).
+const ORDER_OPP: [i32; 14] = [0, 2, 6, 14, 6, 18, 45, 40, 50, 500, 700, 600, 0, 10000];
+
+/// The static ordering score of `p` for the side to move.
+#[inline]
+pub fn shape_score(board: &Board, p: Pos) -> i32 {
+    let me = board.side_to_move();
+    let opp = me.opponent();
+    let own = board.shape(p, me);
+    let theirs = board.shape(p, opp);
+    let mut score = ORDER_OWN[own as usize];
+    // Black's forbidden shapes are no threat of Black's, so nothing to take away.
+    let dead = board.rule().has_forbidden(opp)
+        && matches!(
+            theirs,
+            Shape::DoubleThree | Shape::DoubleFour | Shape::Overline
+        );
+    if !dead {
+        score += ORDER_OPP[theirs as usize];
+    }
+    score
+}
+
+/// Generates the moves of a non-terminal position with their static ordering scores.
+pub fn generate(board: &mut Board, status: Status, out: &mut Vec<(Pos, i32)>) {
+    out.clear();
+    match status {
+        Status::Win(p) | Status::Forced(p) => out.push((p, 0)),
+        Status::Lost => {}
+        Status::Threatened => defences(board, out),
+        Status::Quiet => region_of_interest(board, out),
+    }
+}
+
+/// Every empty point within distance two along a line of an own stone or next to an opponent
+/// stone, excluding Black's forbidden points.
+fn region_of_interest(board: &Board, out: &mut Vec<(Pos, i32)>) {
+    let me = board.side_to_move();
+    let mut marked = [false; 256];
+    let mut any_stone = false;
+    for mv in board.history() {
+        let Some(stone) = mv.pos() else { continue };
+        any_stone = true;
+        let reach = if board.stone(stone) == Some(me) { 2 } else { 1 };
+        for &dir in &DIRECTIONS {
+            for distance in 1..=reach {
+                for sign in [-1, 1] {
+                    let q = stone.step(dir, sign * distance);
+                    if q.is_on_board() && !marked[q.index()] && board.is_empty(q) {
+                        marked[q.index()] = true;
+                        if is_playable(board, q) {
+                            out.push((q, shape_score(board, q)));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    if !any_stone && board.is_empty(Pos::CENTER) {
+        out.push((Pos::CENTER, 0));
+    }
+    if out.is_empty() {
+        // Stones only where nothing is reachable (or only forbidden points nearby): any legal point.
+        for p in Pos::all() {
+            if board.is_empty(p) && is_playable(board, p) {
+                out.push((p, shape_score(board, p)));
+            }
+        }
+    }
+}
+
+/// Against a winning threat: the moves that leave the opponent the fewest threat points, and all
+/// own fours and threes.
+fn defences(board: &mut Board, out: &mut Vec<(Pos, i32)>) {
+    let me = board.side_to_move();
+    let opp = me.opponent();
+    let mut marked = [false; 256];
+    let mut candidates = Vec::with_capacity(48);
+    for t in Pos::all() {
+        if !board.is_empty(t) || !is_real_threat(board, opp, t) {
+            continue;
+        }
+        if !marked[t.index()] {
+            marked[t.index()] = true;
+            candidates.push(t);
+        }
+        for &dir in &DIRECTIONS {
+            for distance in 1..=4 {
+                for sign in [-1, 1] {
+                    let q = t.step(dir, sign * distance);
+                    if q.is_on_board() && !marked[q.index()] && board.is_empty(q) {
+                        marked[q.index()] = true;
+                        candidates.push(q);
+                    }
+                }
+            }
+        }
+    }
+    let mut best_left = u32::MAX;
+    let mut blocks: Vec<(Pos, u32)> = Vec::with_capacity(candidates.len());
+    for &q in &candidates {
+        if !is_playable(board, q) {
+            continue;
+        }
+        board.make_move(q);
+        let left = threat_count(board, opp);
+        board.undo();
+        best_left = best_left.min(left);
+        blocks.push((q, left));
+    }
+    for &(q, left) in &blocks {
+        if left == best_left {
+            out.push((q, shape_score(board, q) + 2000));
+        }
+    }
+    // Own fours, and own threes: a counter-threat can turn the opponent's attack (its blocks of
+    // our fours become fours of ours).
+    for p in Pos::all() {
+        if board.is_empty(p)
+            && !marked_out(out, p)
+            && board.shape(p, me) >= Shape::OpenThree
+            && is_playable(board, p)
+        {
+            out.push((p, shape_score(board, p)));
+        }
+    }
+}
+
+fn marked_out(out: &[(Pos, i32)], p: Pos) -> bool {
+    out.iter().any(|&(q, _)| q == p)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{Color, Rule};
+
+    fn p(text: &str) -> Pos {
+        text.parse().unwrap()
+    }
+
+    fn board(rule: Rule, black: &[&str], white: &[&str], to_move: Color) -> Board {
+        let mut stones: Vec<(Pos, Color)> = black.iter().map(|&s| (p(s), Color::Black)).collect();
+        stones.extend(white.iter().map(|&s| (p(s), Color::White)));
+        Board::from_stones(rule, &stones, to_move).unwrap()
+    }
+
+    #[test]
+    fn five_wins_and_single_block_is_forced() {
+        let mut b = board(
+            Rule::Renju,
+            &["h8", "i8", "j8", "k8"],
+            &["a1", "a2", "a3"],
+            Color::Black,
+        );
+        assert!(matches!(analyse(&mut b), Status::Win(q) if q == p("g8") || q == p("l8")));
+        let mut b = board(
+            Rule::Renju,
+            &["h8", "i8", "j8", "k8"],
+            &["g8", "a2", "a3"],
+            Color::White,
+        );
+        assert_eq!(analyse(&mut b), Status::Forced(p("l8")));
+        let mut b = board(
+            Rule::Renju,
+            &["h8", "i8", "j8", "k8"],
+            &["a1", "a2", "a3"],
+            Color::White,
+        );
+        assert_eq!(analyse(&mut b), Status::Lost);
+    }
+
+    #[test]
+    fn open_three_narrows_to_defences() {
+        let mut b = board(
+            Rule::Freestyle,
+            &["h8", "i8", "j8"],
+            &["a1", "a2"],
+            Color::White,
+        );
+        let status = analyse(&mut b);
+        assert_eq!(status, Status::Threatened);
+        let mut moves = Vec::new();
+        generate(&mut b, status, &mut moves);
+        let points: Vec<Pos> = moves.iter().map(|m| m.0).collect();
+        for defence in ["g8", "k8"] {
+            assert!(points.contains(&p(defence)), "{points:?}");
+        }
+        assert!(!points.contains(&p("h9")));
+    }
+}

@@ -1,0 +1,489 @@
+//! The main search: iterative deepening principal-variation alpha-beta with aspiration windows,
+//! a transposition table, killer moves and a history table, late-move reductions for quiet moves,
+//! and a VCF look at the leaves.
+//!
+//! Forced replies (blocking the opponent's four) cost no depth, so a four and its block together
+//! cost one ply: fours are extended. Scores are from the side to move's point of view; a win in
+//! `n` plies is `MATE - n` counted from the root.
+
+use super::eval::Evaluator;
+use super::movegen::{analyse, first_five_point, generate, is_playable, Status};
+use super::time::{TimeControl, CHECK_INTERVAL};
+use super::tt::{Bound, Table};
+use super::vcf::Vcf;
+use super::{Score, SearchInfo, SearchResult};
+use crate::rules::{Board, Pos, Shape};
+
+/// The score of making five at once (minus the plies it takes).
+pub const MATE: i32 = 30_000;
+/// Scores at least this large (in absolute value) are proven wins or losses.
+pub const MATE_BOUND: i32 = 29_000;
+const INFINITY: i32 = 31_000;
+/// Static evaluations stay inside this range.
+const EVAL_LIMIT: i32 = 20_000;
+const MAX_PLY: usize = 120;
+
+/// Fours a VCF at the root may use (the longest known puzzles need about seventy).
+const ROOT_VCF_FOURS: i32 = 100;
+/// Node budget of the VCF at the root.
+const ROOT_VCF_NODES: u64 = 2_000_000;
+/// Fours and nodes of the VCF at the leaves of the main search.
+const LEAF_VCF_FOURS: i32 = 12;
+const LEAF_VCF_NODES: u64 = 80;
+
+/// Converts an internal score into the facade's [`Score`].
+pub fn to_score(value: i32) -> Score {
+    if value >= MATE_BOUND {
+        Score::WinIn(((MATE - value + 1) / 2) as u32)
+    } else if value <= -MATE_BOUND {
+        Score::LossIn(((MATE + value) / 2) as u32)
+    } else {
+        Score::Eval(value)
+    }
+}
+
+/// Per-search state borrowed from the engine.
+pub struct Searcher<'e, 'a> {
+    pub board: Board,
+    pub tt: &'e mut Table,
+    pub use_tt: bool,
+    pub vcf: &'e mut Vcf,
+    pub evaluator: &'e Evaluator,
+    pub history: &'e mut [[i32; 256]; 2],
+    pub clock: TimeControl<'a>,
+    pub nodes: u64,
+    killers: Vec<[Option<Pos>; 2]>,
+    move_lists: Vec<Vec<(Pos, i32)>>,
+    pv: Vec<Vec<Pos>>,
+    max_depth: u32,
+}
+
+impl<'e, 'a> Searcher<'e, 'a> {
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        board: Board,
+        tt: &'e mut Table,
+        use_tt: bool,
+        vcf: &'e mut Vcf,
+        evaluator: &'e Evaluator,
+        history: &'e mut [[i32; 256]; 2],
+        clock: TimeControl<'a>,
+        max_depth: u32,
+    ) -> Searcher<'e, 'a> {
+        Searcher {
+            board,
+            tt,
+            use_tt,
+            vcf,
+            evaluator,
+            history,
+            clock,
+            nodes: 0,
+            killers: vec![[None; 2]; MAX_PLY + 1],
+            move_lists: vec![Vec::new(); MAX_PLY + 1],
+            pv: vec![Vec::new(); MAX_PLY + 1],
+            max_depth,
+        }
+    }
+
+    fn result(&self, best: Option<Pos>, value: i32, depth: u32, pv: Vec<Pos>) -> SearchResult {
+        SearchResult {
+            best_move: best,
+            score: to_score(value),
+            depth,
+            nodes: self.nodes,
+            elapsed: self.clock.elapsed(),
+            pv,
+        }
+    }
+
+    fn info(&self, depth: u32, value: i32, pv: &[Pos]) -> SearchInfo {
+        let elapsed = self.clock.elapsed();
+        SearchInfo {
+            depth,
+            score: to_score(value),
+            nodes: self.nodes,
+            nodes_per_second: (self.nodes as f64 / elapsed.as_secs_f64().max(1e-6)) as u64,
+            elapsed,
+            pv: pv.to_vec(),
+        }
+    }
+
+    /// Iterative deepening from the root.
+    pub fn run(&mut self, on_info: &mut dyn FnMut(&SearchInfo)) -> SearchResult {
+        let status = analyse(&mut self.board);
+        let mut root_moves = Vec::new();
+        generate(&mut self.board, status, &mut root_moves);
+        match status {
+            Status::Win(p) => {
+                let value = MATE - 1;
+                on_info(&self.info(1, value, &[p]));
+                return self.result(Some(p), value, 1, vec![p]);
+            }
+            Status::Lost => {
+                // Every move loses: block one five point anyway, or play the best-looking point.
+                let me = self.board.side_to_move();
+                let fallback = first_five_point(&self.board, me.opponent())
+                    .filter(|&p| is_playable(&self.board, p))
+                    .or_else(|| {
+                        let mut moves = Vec::new();
+                        generate(&mut self.board, Status::Quiet, &mut moves);
+                        moves.iter().max_by_key(|m| m.1).map(|m| m.0)
+                    });
+                let value = -(MATE - 2);
+                return self.result(fallback, value, 1, fallback.into_iter().collect());
+            }
+            _ => {}
+        }
+        if root_moves.is_empty() {
+            return self.result(None, 0, 0, Vec::new());
+        }
+        root_moves.sort_by_key(|m| std::cmp::Reverse(m.1));
+        let mut best = root_moves[0].0;
+        let mut best_value: i32 = 0;
+        let mut best_pv = vec![best];
+        let mut completed = 0;
+        // A VCF at the root settles the game at once.
+        let vcf_budget = if self.max_depth < 4 {
+            0
+        } else {
+            ROOT_VCF_NODES
+        };
+        if vcf_budget > 0 {
+            if let Some(line) = self.vcf.solve(
+                &mut self.board,
+                ROOT_VCF_FOURS,
+                vcf_budget,
+                &mut self.clock,
+                0,
+            ) {
+                self.nodes += self.vcf.nodes();
+                let plies = self.vcf.win_plies();
+                let value = MATE - plies as i32;
+                on_info(&self.info(plies, value, &line));
+                return self.result(Some(line[0]), value, plies, line);
+            }
+            self.nodes += self.vcf.nodes();
+        }
+        // A single reply is played at once; a short search still tells how it stands.
+        let max_depth = if root_moves.len() == 1 {
+            self.max_depth.min(4)
+        } else {
+            self.max_depth
+        };
+        let mut stable = 0;
+        for depth in 1..=max_depth as i32 {
+            if depth > 1 && !self.clock.may_start_iteration(stable) {
+                break;
+            }
+            let (mut alpha, mut beta) = (-INFINITY, INFINITY);
+            let mut delta = 60;
+            if depth >= 4 && best_value.abs() < MATE_BOUND {
+                alpha = best_value - delta;
+                beta = best_value + delta;
+            }
+            let outcome = loop {
+                let outcome = self.root_search(&mut root_moves, depth, alpha, beta);
+                if self.clock.stopped() {
+                    break outcome;
+                }
+                let Some((_, value)) = outcome else {
+                    break outcome;
+                };
+                if value <= alpha {
+                    alpha = (alpha - delta).max(-INFINITY);
+                    if value <= -MATE_BOUND {
+                        alpha = -INFINITY;
+                    }
+                } else if value >= beta {
+                    beta = (beta + delta).min(INFINITY);
+                    if value >= MATE_BOUND {
+                        beta = INFINITY;
+                    }
+                } else {
+                    break outcome;
+                }
+                delta *= 2;
+            };
+            let Some((move_found, value)) = outcome else {
+                break;
+            };
+            if self.clock.stopped() {
+                // A partial iteration only counts if its best move beat the previous one.
+                if move_found != best && value > best_value {
+                    best = move_found;
+                    best_value = value;
+                    best_pv = self.pv[0].clone();
+                }
+                break;
+            }
+            stable = if move_found == best { stable + 1 } else { 0 };
+            best = move_found;
+            best_value = value;
+            best_pv = self.pv[0].clone();
+            completed = depth as u32;
+            on_info(&self.info(completed, best_value, &best_pv));
+            if best_value.abs() >= MATE_BOUND {
+                break;
+            }
+        }
+        if best_pv.first() != Some(&best) {
+            best_pv = vec![best];
+        }
+        self.result(Some(best), best_value, completed.max(1), best_pv)
+    }
+
+    /// One root iteration; moves are re-sorted by their scores. Returns the best move and value
+    /// (`None` if stopped before the first move was searched).
+    fn root_search(
+        &mut self,
+        root_moves: &mut [(Pos, i32)],
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+    ) -> Option<(Pos, i32)> {
+        let mut best: Option<(Pos, i32)> = None;
+        let original_alpha = alpha;
+        for (index, entry) in root_moves.iter_mut().enumerate() {
+            let p = entry.0;
+            self.board.make_move(p);
+            let child_depth = depth - 1;
+            let mut value;
+            if index == 0 {
+                value = -self.negamax(child_depth, 1, -beta, -alpha);
+            } else {
+                value = -self.negamax(child_depth, 1, -alpha - 1, -alpha);
+                if value > alpha && value < beta && !self.clock.stopped() {
+                    value = -self.negamax(child_depth, 1, -beta, -alpha);
+                }
+            }
+            self.board.undo();
+            if self.clock.stopped() {
+                break;
+            }
+            entry.1 = if value > alpha {
+                value
+            } else {
+                -INFINITY - index as i32
+            };
+            if best.is_none_or(|(_, b)| value > b) {
+                best = Some((p, value));
+                if value > alpha {
+                    self.update_pv(0, p);
+                }
+            }
+            if value > alpha {
+                alpha = value;
+                if value >= beta {
+                    break;
+                }
+            }
+        }
+        if !self.clock.stopped() {
+            // Best first, then the rest by how they scored.
+            root_moves.sort_by_key(|m| std::cmp::Reverse(m.1));
+            if let Some((p, _)) = best {
+                if let Some(i) = root_moves.iter().position(|m| m.0 == p) {
+                    root_moves[..=i].rotate_right(1);
+                }
+            }
+            if let Some((p, value)) = best {
+                if value <= original_alpha {
+                    self.pv[0] = vec![p];
+                }
+            }
+        }
+        best
+    }
+
+    fn update_pv(&mut self, ply: usize, p: Pos) {
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        let line = &mut head[ply];
+        line.clear();
+        line.push(p);
+        line.extend_from_slice(&tail[0]);
+    }
+
+    fn evaluate(&self) -> i32 {
+        self.evaluator
+            .evaluate(&self.board)
+            .clamp(-EVAL_LIMIT, EVAL_LIMIT)
+    }
+
+    fn negamax(&mut self, depth: i32, ply: usize, mut alpha: i32, mut beta: i32) -> i32 {
+        self.nodes += 1;
+        if self.nodes % CHECK_INTERVAL == 0 && self.clock.check(self.nodes) {
+            return 0;
+        }
+        if self.clock.stopped() {
+            return 0;
+        }
+        self.pv[ply].clear();
+        let status = analyse(&mut self.board);
+        match status {
+            Status::Win(p) => {
+                self.pv[ply].push(p);
+                return MATE - (ply as i32 + 1);
+            }
+            Status::Lost => return -(MATE - (ply as i32 + 2)),
+            _ => {}
+        }
+        if self.board.is_full() || ply >= MAX_PLY {
+            return 0;
+        }
+        // Mate distance pruning.
+        alpha = alpha.max(-(MATE - ply as i32));
+        beta = beta.min(MATE - ply as i32 - 1);
+        if alpha >= beta {
+            return alpha;
+        }
+        if let Status::Forced(p) = status {
+            // The block costs no depth: fours are extended.
+            self.board.make_move(p);
+            let value = -self.negamax(depth, ply + 1, -beta, -alpha);
+            self.board.undo();
+            if value > alpha {
+                self.update_pv(ply, p);
+            }
+            return value;
+        }
+        if depth <= 0 {
+            return self.leaf(ply);
+        }
+        let pv_node = beta - alpha > 1;
+        let key = self.board.hash();
+        let mut tt_move = None;
+        if self.use_tt {
+            if let Some(hit) = self.tt.probe(key, ply as i32) {
+                tt_move = hit.best;
+                if !pv_node && hit.depth >= depth {
+                    let cut = match hit.bound {
+                        Bound::Exact => true,
+                        Bound::Lower => hit.score >= beta,
+                        Bound::Upper => hit.score <= alpha,
+                    };
+                    if cut {
+                        return hit.score;
+                    }
+                }
+            }
+        }
+        let mut moves = std::mem::take(&mut self.move_lists[ply]);
+        generate(&mut self.board, status, &mut moves);
+        if moves.is_empty() {
+            self.move_lists[ply] = moves;
+            // Black with nothing but forbidden points left nearby: count it as a loss.
+            return -(MATE - (ply as i32 + 2));
+        }
+        let me = self.board.side_to_move().index();
+        let killers = self.killers[ply];
+        for m in moves.iter_mut() {
+            // The table's move is only trusted if generated here (verified).
+            if Some(m.0) == tt_move {
+                m.1 += 1 << 24;
+            } else if Some(m.0) == killers[0] {
+                m.1 += 1 << 20;
+            } else if Some(m.0) == killers[1] {
+                m.1 += 1 << 19;
+            }
+            m.1 += self.history[me][m.0.index()].min(1 << 18);
+        }
+        moves.sort_unstable_by_key(|m| std::cmp::Reverse(m.1));
+        let original_alpha = alpha;
+        let mut best_value = -INFINITY;
+        let mut best_move = None;
+        let quiet_node = status == Status::Quiet;
+        for (index, &(p, order)) in moves.iter().enumerate() {
+            let tactical = order >= 1 << 19 || self.is_tactical(p);
+            self.board.make_move(p);
+            let mut value;
+            if index == 0 {
+                value = -self.negamax(depth - 1, ply + 1, -beta, -alpha);
+            } else {
+                let reduction = if quiet_node && depth >= 3 && index >= 3 && !tactical {
+                    1 + (index >= 10) as i32 + (depth >= 6 && index >= 16) as i32
+                } else {
+                    0
+                };
+                value = -self.negamax(depth - 1 - reduction, ply + 1, -alpha - 1, -alpha);
+                if reduction > 0 && value > alpha && !self.clock.stopped() {
+                    value = -self.negamax(depth - 1, ply + 1, -alpha - 1, -alpha);
+                }
+                if value > alpha && value < beta && !self.clock.stopped() {
+                    value = -self.negamax(depth - 1, ply + 1, -beta, -alpha);
+                }
+            }
+            self.board.undo();
+            if self.clock.stopped() {
+                self.move_lists[ply] = moves;
+                return 0;
+            }
+            if value > best_value {
+                best_value = value;
+                best_move = Some(p);
+                if value > alpha {
+                    alpha = value;
+                    self.update_pv(ply, p);
+                    if value >= beta {
+                        if !tactical {
+                            let slot = &mut self.killers[ply];
+                            if slot[0] != Some(p) {
+                                slot[1] = slot[0];
+                                slot[0] = Some(p);
+                            }
+                        }
+                        self.history[me][p.index()] += depth * depth;
+                        break;
+                    }
+                }
+            }
+        }
+        self.move_lists[ply] = moves;
+        if self.use_tt {
+            let bound = if best_value >= beta {
+                Bound::Lower
+            } else if best_value > original_alpha {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            self.tt
+                .store(key, ply as i32, best_value, depth, bound, best_move);
+        }
+        best_value
+    }
+
+    /// Whether playing `p` (side to move) makes a four or an open three, or stops one.
+    fn is_tactical(&self, p: Pos) -> bool {
+        let me = self.board.side_to_move();
+        self.board.shape(p, me) >= Shape::OpenThree
+            || self.board.shape(p, me.opponent()) >= Shape::OpenThree
+    }
+
+    /// A leaf: a short VCF look for the side to move, else the static evaluation.
+    fn leaf(&mut self, ply: usize) -> i32 {
+        let me = self.board.side_to_move();
+        let has_fours = [
+            Shape::Four,
+            Shape::FourThree,
+            Shape::OpenFour,
+            Shape::DoubleFour,
+        ]
+        .iter()
+        .any(|&s| self.board.shape_count(me, s) > 0);
+        if has_fours {
+            let found = self.vcf.solve(
+                &mut self.board,
+                LEAF_VCF_FOURS,
+                LEAF_VCF_NODES,
+                &mut self.clock,
+                self.nodes,
+            );
+            self.nodes += self.vcf.nodes();
+            if found.is_some() {
+                return MATE - (ply as u32 + self.vcf.win_plies()) as i32;
+            }
+        }
+        self.evaluate()
+    }
+}

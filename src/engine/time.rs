@@ -1,0 +1,116 @@
+//! Time management: a hard deadline (the move limit, or a share of the match time, minus a safety
+//! margin) that aborts the search wherever it is, and a soft target after which no new iteration
+//! starts.
+
+use super::Limits;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// How many nodes pass between two looks at the clock and the stop flag.
+pub const CHECK_INTERVAL: u64 = 512;
+
+/// The clock of one search.
+pub struct TimeControl<'a> {
+    start: Instant,
+    hard: Duration,
+    soft: Duration,
+    max_nodes: Option<u64>,
+    stop: &'a AtomicBool,
+    stopped: bool,
+}
+
+impl<'a> TimeControl<'a> {
+    pub fn new(limits: &Limits, stop: &'a AtomicBool) -> TimeControl<'a> {
+        let mut budget = limits.turn_time;
+        if let Some(left) = limits.match_time_left {
+            // Spread what is left of the match over the moves still to come.
+            budget = budget.min(left / 12);
+        }
+        let margin = (budget / 10).min(Duration::from_millis(250)) + Duration::from_millis(5);
+        let hard = budget.saturating_sub(margin);
+        let soft = if limits.max_depth.is_some() || limits.max_nodes.is_some() {
+            hard
+        } else {
+            hard * 2 / 5
+        };
+        TimeControl {
+            start: Instant::now(),
+            hard,
+            soft,
+            max_nodes: limits.max_nodes,
+            stop,
+            stopped: false,
+        }
+    }
+
+    pub fn elapsed(&self) -> Duration {
+        self.start.elapsed()
+    }
+
+    /// Whether the search must end now (hard deadline, stop flag or node limit). Once true it
+    /// stays true.
+    pub fn check(&mut self, nodes: u64) -> bool {
+        if !self.stopped {
+            self.stopped = self.stop.load(Ordering::Relaxed)
+                || self.start.elapsed() >= self.hard
+                || self.max_nodes.is_some_and(|max| nodes >= max);
+        }
+        self.stopped
+    }
+
+    /// Whether the search has been stopped (without looking at the clock again).
+    pub fn stopped(&self) -> bool {
+        self.stopped
+    }
+
+    /// Whether a new iteration is worth starting: false once past the soft target, or when the
+    /// best move has been stable and half the soft target is spent.
+    pub fn may_start_iteration(&self, stable_iterations: u32) -> bool {
+        let elapsed = self.start.elapsed();
+        let target = if stable_iterations >= 3 {
+            self.soft / 2
+        } else {
+            self.soft
+        };
+        !self.stopped && elapsed < target
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stop_flag_and_node_limit_stop_the_clock() {
+        let stop = AtomicBool::new(false);
+        let limits = Limits {
+            max_nodes: Some(100),
+            ..Limits::default()
+        };
+        let mut clock = TimeControl::new(&limits, &stop);
+        assert!(!clock.check(10));
+        assert!(clock.check(100));
+        let mut clock = TimeControl::new(&Limits::default(), &stop);
+        stop.store(true, Ordering::Relaxed);
+        assert!(clock.check(0));
+        assert!(clock.stopped());
+    }
+
+    #[test]
+    fn zero_time_is_already_over() {
+        let stop = AtomicBool::new(false);
+        let mut clock = TimeControl::new(&Limits::turn_time(Duration::ZERO), &stop);
+        assert!(clock.check(0));
+    }
+
+    #[test]
+    fn match_time_shortens_the_move() {
+        let stop = AtomicBool::new(false);
+        let limits = Limits {
+            match_time_left: Some(Duration::from_secs(12)),
+            ..Limits::default()
+        };
+        let clock = TimeControl::new(&limits, &stop);
+        assert!(clock.hard < Duration::from_secs(1));
+    }
+}
