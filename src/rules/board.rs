@@ -6,9 +6,9 @@
 //! through it: their [`LineKey`]s change by one cell, and their shapes are looked up again.
 //! [`Board::verify_layers`] recomputes everything from scratch for tests.
 
-use super::line::{self, LineKey, LineShape, CELL_BLACK, CELL_EMPTY, CELL_WALL, CELL_WHITE, REACH};
+use super::line::{self, LineKey, LineShape, BLOCKED, EMPTY, OWN, REACH};
 use super::pos::{Color, Pos, Rule, DIRECTIONS, GRID};
-use super::shape::{self, CombinedEntry, PackedLines, Shape, RENJU_SUSPECT, SHAPE_COUNT};
+use super::shape::{self, CombinedEntry, PackedLines, Shape, RENJU_SUSPECT};
 
 /// A move: a stone on a point, or a pass.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -68,16 +68,20 @@ const ZOBRIST_WHITE_TO_MOVE: u64 = 0x5851_F42D_4C95_7F2D;
 #[derive(Clone)]
 pub struct Board {
     rule: Rule,
-    /// Cell codes ([`line::CELL_EMPTY`] etc.), off-board cells are walls.
+    /// This rule's layer-2 tables per side ([`line::shape_table`]).
+    line_tables: [&'static [u8]; 2],
+    /// The layer-3 combination table ([`shape::table`]).
+    combine_table: &'static [CombinedEntry],
+    /// Cell codes ([`CELL_EMPTY`] etc.), off-board cells are walls.
     cells: [u8; GRID],
-    /// Layer 2 inputs: the ten cells around each point, per direction.
-    keys: [[LineKey; 4]; GRID],
+    /// Layer 2 inputs: per point, side and direction, that side's view of the ten cells around.
+    keys: [[[LineKey; 4]; 2]; GRID],
     /// Layer 2: per point and side, four 4-bit line shapes (zero on occupied points).
     lines: [[PackedLines; 2]; GRID],
     /// Layer 3: per point and side, the combined entry (shape plus renju-suspect flag).
     combined: [[CombinedEntry; 2]; GRID],
     /// Per side, how many empty points have each combined shape.
-    shape_counts: [[u16; SHAPE_COUNT]; 2],
+    shape_counts: [[u16; COUNT_SLOTS]; 2],
     history: Vec<Move>,
     to_move: Color,
     hash: u64,
@@ -86,21 +90,25 @@ pub struct Board {
 
 impl Board {
     pub fn new(rule: Rule) -> Board {
-        line::init_tables();
         let mut board = Board {
             rule,
-            cells: [CELL_WALL as u8; GRID],
-            keys: [[0; 4]; GRID],
+            line_tables: [
+                line::shape_table(rule, Color::Black),
+                line::shape_table(rule, Color::White),
+            ],
+            combine_table: shape::table(),
+            cells: [CELL_WALL; GRID],
+            keys: [[[0; 4]; 2]; GRID],
             lines: [[0; 2]; GRID],
             combined: [[0; 2]; GRID],
-            shape_counts: [[0; SHAPE_COUNT]; 2],
+            shape_counts: [[0; COUNT_SLOTS]; 2],
             history: Vec::with_capacity(225),
             to_move: Color::Black,
             hash: 0,
             stones: 0,
         };
         for p in Pos::all() {
-            board.cells[p.index()] = CELL_EMPTY as u8;
+            board.cells[p.index()] = CELL_EMPTY;
         }
         for p in Pos::all() {
             board.keys[p.index()] = board.keys_from_scratch(p);
@@ -129,7 +137,7 @@ impl Board {
 
     /// The stone on `p`, if any.
     pub fn stone(&self, p: Pos) -> Option<Color> {
-        match self.cells[p.index()] as u32 {
+        match self.cells[p.index()] {
             CELL_BLACK => Some(Color::Black),
             CELL_WHITE => Some(Color::White),
             _ => None,
@@ -137,7 +145,7 @@ impl Board {
     }
 
     pub fn is_empty(&self, p: Pos) -> bool {
-        self.cells[p.index()] as u32 == CELL_EMPTY
+        self.cells[p.index()] == CELL_EMPTY
     }
 
     /// The side to move: the opponent of whoever moved last (Black on an empty board).
@@ -294,7 +302,7 @@ impl Board {
     /// `first` is the run's end in the negative direction.
     pub fn run_through(&self, p: Pos, color: Color, dir: usize) -> (Pos, usize) {
         let step = DIRECTIONS[dir];
-        let own = color_code(color) as u8;
+        let own = color_code(color);
         let mut first = p;
         while self.cells[first.step(step, -1).index()] == own {
             first = first.step(step, -1);
@@ -331,7 +339,7 @@ impl Board {
     /// Debug check: recomputes layers 2 and 3 and the counts from the stones and compares them with
     /// the incrementally kept ones. Returns a description of the first difference.
     pub fn verify_layers(&self) -> Result<(), String> {
-        let mut counts = [[0u16; SHAPE_COUNT]; 2];
+        let mut counts = [[0u16; COUNT_SLOTS]; 2];
         for p in Pos::all() {
             let keys = self.keys_from_scratch(p);
             if keys != self.keys[p.index()] {
@@ -374,8 +382,8 @@ impl Board {
         Ok(())
     }
 
-    fn keys_from_scratch(&self, p: Pos) -> [LineKey; 4] {
-        let mut keys = [0; 4];
+    fn keys_from_scratch(&self, p: Pos) -> [[LineKey; 4]; 2] {
+        let mut keys = [[0; 4]; 2];
         for (dir, &step) in DIRECTIONS.iter().enumerate() {
             for sign in [-1, 1] {
                 let mut off_board = false;
@@ -385,9 +393,12 @@ impl Board {
                     let code = if off_board {
                         CELL_WALL
                     } else {
-                        self.cells[q.index()] as u32
+                        self.cells[q.index()]
                     };
-                    keys[dir] |= code << line::slot_shift(sign * distance);
+                    let weight = line::cell_weight(sign * distance);
+                    for (side, side_keys) in keys.iter_mut().enumerate() {
+                        side_keys[dir] += cell_value(code, side) * weight;
+                    }
                 }
             }
         }
@@ -395,53 +406,55 @@ impl Board {
     }
 
     fn lines_from_keys(&self, p: Pos, color: Color) -> PackedLines {
-        let exact = self.rule.exact_five(color);
-        let own = color_code(color);
+        let side = color.index();
         (0..4).fold(0, |acc, dir| {
-            let shape = line::line_shape(self.keys[p.index()][dir], own, exact);
+            let shape = self.line_tables[side][self.keys[p.index()][side][dir] as usize];
             acc | (shape as u16) << (4 * dir)
         })
     }
 
     pub(super) fn put_stone(&mut self, p: Pos, color: Color) {
         let code = color_code(color);
-        self.cells[p.index()] = code as u8;
+        self.cells[p.index()] = code;
         self.hash ^= ZOBRIST[color.index()][p.index()];
         self.stones += 1;
         for side in 0..2 {
-            let old = shape::entry_shape(self.combined[p.index()][side]);
-            self.shape_counts[side][old as usize] -= 1;
+            self.shape_counts[side][count_slot(self.combined[p.index()][side])] -= 1;
             self.lines[p.index()][side] = 0;
             self.combined[p.index()][side] = 0;
         }
-        self.update_neighbours(p, code);
+        self.update_neighbours(p, color, true);
     }
 
     pub(super) fn remove_stone(&mut self, p: Pos, color: Color) {
-        self.cells[p.index()] = CELL_EMPTY as u8;
+        self.cells[p.index()] = CELL_EMPTY;
         self.hash ^= ZOBRIST[color.index()][p.index()];
         self.stones -= 1;
-        self.update_neighbours(p, CELL_EMPTY);
+        self.update_neighbours(p, color, false);
         self.refresh_point(p);
     }
 
-    /// Writes cell code `code` for `p` into the keys of the points along the four lines through it
-    /// and refreshes the shapes of the empty ones.
+    /// Adds (or removes) a `color` stone on `p` in the keys of the points along the four lines
+    /// through it, and refreshes the shapes of the empty ones.
     #[inline]
-    fn update_neighbours(&mut self, p: Pos, code: u32) {
-        for (dir, &step) in DIRECTIONS.iter().enumerate() {
-            for sign in [-1i32, 1] {
-                for distance in 1..=REACH {
-                    let q = p.step(step, sign * distance);
-                    if !q.is_on_board() {
-                        break;
-                    }
-                    let shift = line::slot_shift(-sign * distance);
-                    let key = &mut self.keys[q.index()][dir];
-                    *key = (*key & !(3 << shift)) | (code << shift);
-                    if self.cells[q.index()] as u32 == CELL_EMPTY {
-                        self.refresh_direction(q, dir);
-                    }
+    fn update_neighbours(&mut self, p: Pos, color: Color, adding: bool) {
+        let own = color.index();
+        // Key deltas per unit of weight, as wrapping additions (removal adds the negation).
+        let (own_delta, other_delta) = if adding {
+            (OWN, BLOCKED)
+        } else {
+            (OWN.wrapping_neg(), BLOCKED.wrapping_neg())
+        };
+        let neighbours = &neighbour_table()[p.index()];
+        for (dir, line) in neighbours.iter().enumerate() {
+            for &(q, weight) in &line.cells[..line.len as usize] {
+                let q = Pos(q);
+                let keys = &mut self.keys[q.index()];
+                keys[own][dir] = keys[own][dir].wrapping_add(own_delta.wrapping_mul(weight));
+                keys[1 - own][dir] =
+                    keys[1 - own][dir].wrapping_add(other_delta.wrapping_mul(weight));
+                if self.cells[q.index()] == CELL_EMPTY {
+                    self.refresh_direction(q, dir);
                 }
             }
         }
@@ -449,16 +462,16 @@ impl Board {
 
     #[inline]
     fn refresh_direction(&mut self, q: Pos, dir: usize) {
-        let key = self.keys[q.index()][dir];
         let shift = 4 * dir;
-        for color in [Color::Black, Color::White] {
-            let side = color.index();
-            let shape = line::line_shape(key, color_code(color), self.rule.exact_five(color));
+        let keys = self.keys[q.index()];
+        for (side, table) in self.line_tables.into_iter().enumerate() {
+            let shape = table[keys[side][dir] as usize] as u16;
             let old_lines = self.lines[q.index()][side];
-            let new_lines = (old_lines & !(15 << shift)) | (shape as u16) << shift;
+            let new_lines = (old_lines & !(15 << shift)) | shape << shift;
             if new_lines != old_lines {
                 self.lines[q.index()][side] = new_lines;
-                self.set_combined(q, side, shape::combine(new_lines));
+                let combined = self.combine_table[new_lines as usize];
+                self.set_combined(q, side, combined);
             }
         }
     }
@@ -470,24 +483,83 @@ impl Board {
             self.lines[p.index()][color.index()] = lines;
             self.shape_counts[color.index()][Shape::None as usize] += 1;
             self.combined[p.index()][color.index()] = 0;
-            self.set_combined(p, color.index(), shape::combine(lines));
+            self.set_combined(p, color.index(), self.combine_table[lines as usize]);
         }
     }
 
     #[inline]
     fn set_combined(&mut self, p: Pos, side: usize, entry: CombinedEntry) {
-        let old = shape::entry_shape(self.combined[p.index()][side]);
-        let new = shape::entry_shape(entry);
-        self.shape_counts[side][old as usize] -= 1;
-        self.shape_counts[side][new as usize] += 1;
+        let old = self.combined[p.index()][side];
+        self.shape_counts[side & 1][count_slot(old)] -= 1;
+        self.shape_counts[side & 1][count_slot(entry)] += 1;
         self.combined[p.index()][side] = entry;
     }
 }
 
-fn color_code(color: Color) -> u32 {
+/// The on-board points within [`REACH`] of a point along one direction, with the weight the
+/// point's cell has in *their* keys.
+#[derive(Clone, Copy)]
+struct LineNeighbours {
+    cells: [(u8, LineKey); 2 * REACH as usize],
+    len: u8,
+}
+
+fn neighbour_table() -> &'static [[LineNeighbours; 4]; GRID] {
+    static TABLE: std::sync::OnceLock<Box<[[LineNeighbours; 4]; GRID]>> =
+        std::sync::OnceLock::new();
+    TABLE.get_or_init(|| {
+        let empty = LineNeighbours {
+            cells: [(0, 0); 2 * REACH as usize],
+            len: 0,
+        };
+        let mut table = Box::new([[empty; 4]; GRID]);
+        for p in Pos::all() {
+            for (dir, &step) in DIRECTIONS.iter().enumerate() {
+                let entry = &mut table[p.index()][dir];
+                for sign in [-1i32, 1] {
+                    for distance in 1..=REACH {
+                        let q = p.step(step, sign * distance);
+                        if !q.is_on_board() || p.distance(q) != distance as u8 {
+                            break;
+                        }
+                        entry.cells[entry.len as usize] =
+                            (q.0, line::cell_weight(-sign * distance));
+                        entry.len += 1;
+                    }
+                }
+            }
+        }
+        table
+    })
+}
+
+/// Per-shape counters are indexed by the low four bits of a combined entry (the shape).
+const COUNT_SLOTS: usize = 16;
+
+#[inline]
+fn count_slot(entry: CombinedEntry) -> usize {
+    (entry & 15) as usize
+}
+
+const CELL_EMPTY: u8 = 0;
+const CELL_BLACK: u8 = 1;
+const CELL_WHITE: u8 = 2;
+const CELL_WALL: u8 = 3;
+
+fn color_code(color: Color) -> u8 {
     match color {
         Color::Black => CELL_BLACK,
         Color::White => CELL_WHITE,
+    }
+}
+
+/// A cell's value in side `side`'s [`LineKey`]s.
+fn cell_value(code: u8, side: usize) -> LineKey {
+    match code {
+        CELL_EMPTY => EMPTY,
+        CELL_BLACK if side == 0 => OWN,
+        CELL_WHITE if side == 1 => OWN,
+        _ => BLOCKED,
     }
 }
 

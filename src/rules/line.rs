@@ -12,6 +12,7 @@
 //! and a *two* likewise from threes. With exact-five semantics a six or longer is never a five, so
 //! `X.XXXX.` is not an open four and a Black overline is [`LineShape::Overline`].
 
+use super::pos::{Color, Rule};
 use std::sync::OnceLock;
 
 /// What a stone placed at a point would make along one line, weakest first.
@@ -60,53 +61,46 @@ impl LineShape {
     }
 }
 
-/// Two bits per cell for the ten cells around a point along a line: slots 0-4 are offsets -5..-1,
-/// slots 5-9 are offsets +1..+5. Cell codes: 0 empty, 1 black, 2 white, 3 off the board.
-pub type LineKey = u32;
-
-pub const CELL_EMPTY: u32 = 0;
-pub const CELL_BLACK: u32 = 1;
-pub const CELL_WHITE: u32 = 2;
-pub const CELL_WALL: u32 = 3;
+/// One side's view of the ten cells around a point along a line, as a base-3 number: each cell is
+/// 0 empty, 1 own stone, 2 blocked (opponent stone or off the board). The cell `offset` steps away
+/// has weight [`cell_weight`]`(offset)`. Fits in 16 bits (3^10 = 59049 keys).
+pub type LineKey = u16;
 
 /// Number of cells on each side of a point that a line shape depends on.
 pub const REACH: i32 = 5;
 
-/// The bit offset in a [`LineKey`] of the cell `offset` steps away (offset in -5..=5, not 0).
-pub fn slot_shift(offset: i32) -> u32 {
-    debug_assert!(offset != 0 && offset.abs() <= REACH);
-    let slot = if offset < 0 { offset + 5 } else { offset + 4 };
-    2 * slot as u32
-}
+/// Number of distinct [`LineKey`]s.
+pub const KEY_COUNT: usize = 59049;
 
-/// Line shapes for every key: index `exact as usize`, then the key; each byte holds Black's shape
-/// in the low nibble and White's in the high nibble.
-struct LineTables {
-    by_exactness: [Box<[u8]>; 2],
-}
+/// Weights of the cells at offsets -5..=5 (index `offset + 5`; the centre has none).
+const WEIGHTS: [u16; 11] = [19683, 6561, 2187, 729, 243, 0, 81, 27, 9, 3, 1];
 
-fn tables() -> &'static LineTables {
-    static TABLES: OnceLock<LineTables> = OnceLock::new();
-    TABLES.get_or_init(|| LineTables {
-        by_exactness: [build_table(false), build_table(true)],
-    })
-}
-
-/// The shape a stone of the side whose cell code is `own` (1 black, 2 white) makes at the centre of
-/// `key`. `exact` selects exact-five semantics.
+/// The weight in a [`LineKey`] of the cell `offset` steps away (offset in -5..=5, not 0).
 #[inline]
-pub fn line_shape(key: LineKey, own: u32, exact: bool) -> LineShape {
-    let packed = tables().by_exactness[exact as usize][key as usize];
-    LineShape::from_u8(if own == CELL_BLACK {
-        packed & 15
-    } else {
-        packed >> 4
-    })
+pub fn cell_weight(offset: i32) -> u16 {
+    WEIGHTS[(offset + REACH) as usize]
 }
 
-/// Forces the tables to be built now rather than on first use.
-pub fn init_tables() {
-    tables();
+/// Cell values in a [`LineKey`].
+pub const EMPTY: u16 = 0;
+pub const OWN: u16 = 1;
+pub const BLOCKED: u16 = 2;
+
+/// Line shapes for every key, indexed by `exact as usize` then the key.
+fn tables() -> &'static [Box<[u8]>; 2] {
+    static TABLES: OnceLock<[Box<[u8]>; 2]> = OnceLock::new();
+    TABLES.get_or_init(|| [build_memo(false), build_memo(true)])
+}
+
+/// The line-shape table for `color` under `rule` (exact-five semantics where the rule needs it):
+/// index it with a [`LineKey`], the entry is a [`LineShape`] as `u8`.
+pub fn shape_table(rule: Rule, color: Color) -> &'static [u8] {
+    &tables()[rule.exact_five(color) as usize]
+}
+
+/// The shape a `color` stone makes at the centre of `key` under `rule`.
+pub fn line_shape(key: LineKey, color: Color, rule: Rule) -> LineShape {
+    LineShape::from_u8(shape_table(rule, color)[key as usize])
 }
 
 const WINDOW: usize = 11;
@@ -119,28 +113,19 @@ enum Cell {
     Blocked,
 }
 
-fn build_table(exact: bool) -> Box<[u8]> {
-    let mut memo = vec![u8::MAX; 3usize.pow(10)];
-    let mut table = vec![0u8; 1 << 20].into_boxed_slice();
-    for (key, entry) in table.iter_mut().enumerate() {
-        let mut packed = 0u8;
-        for (own, nibble) in [(CELL_BLACK, 0), (CELL_WHITE, 4)] {
-            let mut window = [Cell::Own; WINDOW];
-            for offset in [-5, -4, -3, -2, -1, 1, 2, 3, 4, 5] {
-                let code = (key as u32 >> slot_shift(offset)) & 3;
-                window[(CENTER as i32 + offset) as usize] = if code == CELL_EMPTY {
-                    Cell::Empty
-                } else if code == own {
-                    Cell::Own
-                } else {
-                    Cell::Blocked
-                };
-            }
-            packed |= (classify(&mut window, exact, &mut memo) as u8) << nibble;
+/// Shapes of every own/empty/blocked window, by [`LineKey`] (which is [`memo_index`]).
+fn build_memo(exact: bool) -> Box<[u8]> {
+    let mut memo = vec![u8::MAX; KEY_COUNT];
+    for index in 0..memo.len() {
+        let mut window = [Cell::Own; WINDOW];
+        let mut rest = index;
+        for i in (0..WINDOW).rev().filter(|&i| i != CENTER) {
+            window[i] = [Cell::Empty, Cell::Own, Cell::Blocked][rest % 3];
+            rest /= 3;
         }
-        *entry = packed;
+        classify(&mut window, exact, &mut memo);
     }
-    table
+    memo.into_boxed_slice()
 }
 
 fn memo_index(window: &[Cell; WINDOW]) -> usize {
@@ -231,8 +216,8 @@ fn classify_uncached(window: &mut [Cell; WINDOW], exact: bool, memo: &mut [u8]) 
 mod tests {
     use super::*;
 
-    /// Builds a key from a picture such as `"..XX?X..."` with `?` the point, `X` black, `O` white,
-    /// `|` the board edge (everything beyond it is off the board).
+    /// Builds Black's key from a picture such as `"..XX?X..."` with `?` the point, `X` black, `O`
+    /// white, `|` the board edge (everything beyond it is off the board).
     fn key_of(picture: &str) -> LineKey {
         let cells: Vec<char> = picture.chars().collect();
         let center = cells
@@ -242,28 +227,43 @@ mod tests {
         let mut key = 0;
         for offset in [-5, -4, -3, -2, -1, 1, 2, 3, 4, 5] {
             let index = center + offset;
-            let edge_between = if offset < 0 {
-                (index..center).any(|i| i >= 0 && cells[i as usize] == '|') || index < 0
+            let between = if offset < 0 {
+                index..center
             } else {
-                (center + 1..=index).any(|i| (i as usize) < cells.len() && cells[i as usize] == '|')
-                    || index as usize >= cells.len()
+                center + 1..index + 1
             };
-            let code = if edge_between {
-                CELL_WALL
+            let off_board = between
+                .clone()
+                .any(|i| i < 0 || i as usize >= cells.len() || cells[i as usize] == '|');
+            let value = if off_board {
+                BLOCKED
             } else {
                 match cells[index as usize] {
-                    'X' => CELL_BLACK,
-                    'O' => CELL_WHITE,
-                    _ => CELL_EMPTY,
+                    'X' => OWN,
+                    'O' => BLOCKED,
+                    _ => EMPTY,
                 }
             };
-            key |= code << slot_shift(offset);
+            key += value * cell_weight(offset);
         }
         key
     }
 
     fn black(picture: &str, exact: bool) -> LineShape {
-        line_shape(key_of(picture), CELL_BLACK, exact)
+        let rule = if exact {
+            Rule::Standard
+        } else {
+            Rule::Freestyle
+        };
+        line_shape(key_of(picture), Color::Black, rule)
+    }
+
+    #[test]
+    fn weights_are_powers_of_three_in_cell_order() {
+        let offsets = [-5, -4, -3, -2, -1, 1, 2, 3, 4, 5];
+        for (slot, offset) in offsets.into_iter().enumerate() {
+            assert_eq!(cell_weight(offset), 3u16.pow(9 - slot as u32));
+        }
     }
 
     #[test]
@@ -304,9 +304,20 @@ mod tests {
     }
 
     #[test]
-    fn white_reads_its_own_stones() {
-        let key = key_of("....OO?OO....");
-        assert_eq!(line_shape(key, CELL_WHITE, false), LineShape::Five);
-        assert_eq!(line_shape(key, CELL_BLACK, false), LineShape::None);
+    fn rules_choose_five_semantics_per_colour() {
+        let six = key_of("...XXX?XX...");
+        assert_eq!(line_shape(six, Color::White, Rule::Renju), LineShape::Five);
+        assert_eq!(
+            line_shape(six, Color::Black, Rule::Renju),
+            LineShape::Overline
+        );
+        assert_eq!(
+            line_shape(six, Color::White, Rule::Standard),
+            LineShape::Overline
+        );
+        assert_eq!(
+            line_shape(six, Color::Black, Rule::Freestyle),
+            LineShape::Five
+        );
     }
 }

@@ -75,7 +75,8 @@ pub type CombinedEntry = u8;
 /// Set on entries where a Black renju stone could be forbidden and the exact judge must look.
 pub const RENJU_SUSPECT: u8 = 0x80;
 
-fn table() -> &'static [CombinedEntry] {
+/// The combination table: index it with [`PackedLines`].
+pub fn table() -> &'static [CombinedEntry] {
     static TABLE: OnceLock<Box<[CombinedEntry]>> = OnceLock::new();
     TABLE.get_or_init(|| (0..=u16::MAX).map(combine_uncached).collect())
 }
