@@ -3,6 +3,7 @@
 
 mod bench;
 mod puzzles;
+mod rules_bench;
 
 use clap::{Parser, Subcommand};
 
@@ -22,11 +23,14 @@ enum Command {
     Bench(bench::Args),
     /// Run the puzzle collections and report what is solved and how fast.
     Puzzles(puzzles::Args),
+    /// Measure the rules core: move+undo pairs/s and forbidden-point listing calls/s.
+    RulesBench(rules_bench::Args),
 }
 
 fn main() -> anyhow::Result<()> {
     match Cli::parse().command {
         Command::Bench(args) => bench::run(&args),
         Command::Puzzles(args) => puzzles::run(&args),
+        Command::RulesBench(args) => rules_bench::run(&args),
     }
 }
