@@ -16,3 +16,4 @@ pub mod engine;
 pub mod game;
 pub mod protocol;
 pub mod rules;
+pub mod tui;

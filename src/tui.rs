@@ -1,0 +1,616 @@
+//! Terminal mode: the board drawn with coordinates, the last move and Black's forbidden points,
+//! and one command per line (`h8` plays, `q` asks the engine, `w` undoes, `r` shows the record,
+//! `p` passes, `save`/`load`/`new`/`help`/`quit`). It reads any [`BufRead`] and writes any
+//! [`Write`], so it works the same on a terminal, on piped input and in tests. Box drawing is
+//! used when the locale is UTF-8, plain ASCII otherwise.
+
+use crate::engine::{Engine, Limits, SearchResult};
+use crate::game::clock::{MoveClock, DEFAULT_MOVE_TIME};
+use crate::game::record::{move_notation, GameRecord, RecordFormat};
+use crate::game::{Game, GameResult};
+use crate::rules::{Color, Move, Pos, Rule, SIZE};
+use std::io::{self, BufRead, Write};
+use std::path::Path;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+/// How the terminal mode starts.
+#[derive(Clone, Debug)]
+pub struct Options {
+    pub rule: Rule,
+    /// Draw with plain ASCII instead of box-drawing characters.
+    pub ascii: bool,
+    /// Whether the per-move clock applies to the human player.
+    pub clock: bool,
+    /// Time per move: the human's clock and the engine's default thinking time.
+    pub move_time: Duration,
+    /// The engine's thinking time, when it should differ from `move_time`.
+    pub engine_time: Option<Duration>,
+    /// A record to load at start.
+    pub load: Option<std::path::PathBuf>,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            rule: Rule::default(),
+            ascii: !locale_is_utf8(),
+            clock: true,
+            move_time: DEFAULT_MOVE_TIME,
+            engine_time: None,
+            load: None,
+        }
+    }
+}
+
+/// Command-line arguments of the terminal mode, for `gobang-tui` and `gobang --tui`.
+#[derive(Clone, Debug, clap::Args)]
+pub struct TuiArgs {
+    /// Rule: renju, standard or freestyle.
+    #[arg(long, default_value = "renju", value_parser = parse_rule)]
+    pub rule: Rule,
+    /// Draw the board with plain ASCII even in a UTF-8 locale.
+    #[arg(long)]
+    pub ascii: bool,
+    /// Do not apply the per-move clock to the human player.
+    #[arg(long)]
+    pub no_clock: bool,
+    /// Seconds the engine thinks per move (default: the 15-second move clock).
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    pub time: Option<Duration>,
+    /// A record (.sgf, .psq, .lib, .txt) to load at start.
+    #[arg(value_name = "FILE")]
+    pub file: Option<std::path::PathBuf>,
+}
+
+fn parse_rule(text: &str) -> Result<Rule, String> {
+    text.parse()
+}
+
+fn parse_seconds(text: &str) -> Result<Duration, String> {
+    let seconds: f64 = text
+        .parse()
+        .map_err(|_| format!("'{text}' is not a number of seconds"))?;
+    if !(0.01..=3600.0).contains(&seconds) {
+        return Err(format!("{seconds} s is out of range (0.01 to 3600)"));
+    }
+    Ok(Duration::from_secs_f64(seconds))
+}
+
+impl TuiArgs {
+    pub fn options(&self) -> Options {
+        Options {
+            rule: self.rule,
+            ascii: self.ascii || !locale_is_utf8(),
+            clock: !self.no_clock,
+            engine_time: self.time,
+            load: self.file.clone(),
+            ..Options::default()
+        }
+    }
+}
+
+/// Whether the locale (the first set of `LC_ALL`, `LC_CTYPE`, `LANG`) asks for UTF-8.
+pub fn locale_is_utf8() -> bool {
+    locale_value_is_utf8(
+        ["LC_ALL", "LC_CTYPE", "LANG"]
+            .iter()
+            .filter_map(|name| std::env::var(name).ok())
+            .find(|value| !value.is_empty())
+            .as_deref(),
+    )
+}
+
+fn locale_value_is_utf8(value: Option<&str>) -> bool {
+    value.is_some_and(|v| {
+        let v = v.to_ascii_lowercase();
+        v.contains("utf-8") || v.contains("utf8")
+    })
+}
+
+/// The characters the board is drawn with.
+struct Glyphs {
+    black: char,
+    white: char,
+    forbidden: char,
+    /// Rows: top, middle, bottom; each: left edge, inside, right edge.
+    grid: [[char; 3]; 3],
+    line: char,
+}
+
+const UTF8_GLYPHS: Glyphs = Glyphs {
+    black: '●',
+    white: '○',
+    forbidden: '×',
+    grid: [['┌', '┬', '┐'], ['├', '┼', '┤'], ['└', '┴', '┘']],
+    line: '─',
+};
+
+const ASCII_GLYPHS: Glyphs = Glyphs {
+    black: 'X',
+    white: 'O',
+    forbidden: '*',
+    grid: [['.'; 3]; 3],
+    line: ' ',
+};
+
+/// The board as text: columns a-o, rows 15 (top) to 1, the last move in brackets, Black's
+/// forbidden points marked when Black is to move in renju, then a legend.
+pub fn render_board(game: &Game, ascii: bool) -> String {
+    let glyphs = if ascii { &ASCII_GLYPHS } else { &UTF8_GLYPHS };
+    let forbidden: Vec<Pos> = game
+        .forbidden_points()
+        .into_iter()
+        .map(|(p, _)| p)
+        .collect();
+    let last = game.board().last_move().and_then(Move::pos);
+    let columns: String = (0..SIZE)
+        .map(|x| format!(" {}", char::from(b'a' + x)))
+        .collect();
+    let mut out = format!("   {columns}\n");
+    for y in 0..SIZE {
+        let row = SIZE - y;
+        let mut line = format!("{row:>2} ");
+        for x in 0..SIZE {
+            let Some(p) = Pos::new(x, y) else { continue };
+            let before = if Some(p) == last {
+                '['
+            } else if x > 0 && Pos::new(x - 1, y) == last {
+                ']'
+            } else if x == 0 {
+                ' '
+            } else {
+                glyphs.line
+            };
+            line.push(before);
+            let cell = match game.board().stone(p) {
+                Some(Color::Black) => glyphs.black,
+                Some(Color::White) => glyphs.white,
+                None if forbidden.contains(&p) => glyphs.forbidden,
+                None => {
+                    let r = if y == 0 {
+                        0
+                    } else if y == SIZE - 1 {
+                        2
+                    } else {
+                        1
+                    };
+                    let c = if x == 0 {
+                        0
+                    } else if x == SIZE - 1 {
+                        2
+                    } else {
+                        1
+                    };
+                    glyphs.grid[r][c]
+                }
+            };
+            line.push(cell);
+        }
+        let after = match last {
+            Some(p) if p.y() == y && p.x() == SIZE - 1 => ']',
+            _ => ' ',
+        };
+        line.push(after);
+        out.push_str(line.trim_end());
+        out.push_str(&format!(" {row}\n"));
+    }
+    out.push_str(&format!("   {columns}\n"));
+    out.push_str(&format!(
+        "   {} Black  {} White  {} forbidden for Black  [ ] last move\n",
+        glyphs.black, glyphs.white, glyphs.forbidden
+    ));
+    out
+}
+
+const HELP: &str = "\
+Commands (one per line):
+  h8, H8        play that point (columns a-o, rows 1-15)
+  q             the engine plays for the side to move
+  w             take back the last move
+  p             pass (two passes in a row draw)
+  r             show the record
+  save FILE     save the game (.sgf, .psq or .txt)
+  load FILE     load a game (.sgf, .psq, .lib or .txt)
+  new [RULE]    new game (renju, standard or freestyle)
+  help          this list
+  quit          leave
+";
+
+/// The terminal session: game, per-move times, clock, engine.
+struct Session<W: Write> {
+    out: W,
+    options: Options,
+    game: Game,
+    times: Vec<Option<u64>>,
+    clock: MoveClock,
+    engine: Engine,
+}
+
+/// Runs the terminal mode until `quit` or the end of `input`.
+pub fn run(input: impl BufRead, output: impl Write, options: Options) -> io::Result<()> {
+    let mut clock = MoveClock::new(options.move_time);
+    clock.set_enabled(options.clock);
+    let mut session = Session {
+        out: output,
+        game: Game::new(options.rule),
+        options,
+        times: Vec::new(),
+        clock,
+        engine: Engine::new(),
+    };
+    writeln!(
+        session.out,
+        "Gobang terminal mode. Type help for the commands."
+    )?;
+    if let Some(path) = session.options.load.clone() {
+        session.load(&path.to_string_lossy())?;
+    } else {
+        session.new_game(session.options.rule)?;
+    }
+    session.prompt()?;
+    for line in input.lines() {
+        let line = line?;
+        session.check_clock()?;
+        if !session.command(line.trim())? {
+            break;
+        }
+        session.prompt()?;
+    }
+    session.out.flush()
+}
+
+impl<W: Write> Session<W> {
+    fn show(&mut self) -> io::Result<()> {
+        let board = render_board(&self.game, self.options.ascii);
+        self.out.write_all(board.as_bytes())?;
+        let moves = self.game.moves().len();
+        match self.game.result() {
+            Some(result) => writeln!(self.out, "{result}. Type new, load or w.")?,
+            None => {
+                let clock = if self.options.clock {
+                    format!("{} s per move", self.clock.limit().as_secs_f64())
+                } else {
+                    "no clock".to_string()
+                };
+                let last = self
+                    .game
+                    .board()
+                    .last_move()
+                    .map(|mv| format!(", last move {}", move_notation(mv)))
+                    .unwrap_or_default();
+                writeln!(
+                    self.out,
+                    "{} ({clock}), move {}, {} to move{last}",
+                    self.game.rule().name(),
+                    moves + 1,
+                    self.game.side_to_move().name()
+                )?
+            }
+        }
+        Ok(())
+    }
+
+    fn prompt(&mut self) -> io::Result<()> {
+        let who = if self.game.is_over() {
+            "game over"
+        } else {
+            self.game.side_to_move().name()
+        };
+        write!(self.out, "{who}> ")?;
+        self.out.flush()
+    }
+
+    fn restart_clock(&mut self) {
+        if self.game.is_over() {
+            self.clock.stop();
+        } else {
+            self.clock.start(Instant::now());
+        }
+    }
+
+    /// A player who answers after the clock ran out loses on time.
+    fn check_clock(&mut self) -> io::Result<()> {
+        if !self.game.is_over() && self.clock.is_expired(Instant::now()) {
+            let loser = self.game.side_to_move();
+            self.game.lose_on_time(loser);
+            self.clock.stop();
+            writeln!(
+                self.out,
+                "{} took longer than {} s for the move.",
+                loser.name(),
+                self.clock.limit().as_secs_f64()
+            )?;
+            self.show()?;
+        }
+        Ok(())
+    }
+
+    /// Executes one command line; `false` ends the session.
+    fn command(&mut self, line: &str) -> io::Result<bool> {
+        let (word, rest) = match line.split_once(char::is_whitespace) {
+            Some((word, rest)) => (word, rest.trim()),
+            None => (line, ""),
+        };
+        match word.to_ascii_lowercase().as_str() {
+            "" => {}
+            "quit" | "exit" => return Ok(false),
+            "help" | "h" | "?" => self.out.write_all(HELP.as_bytes())?,
+            "q" => self.engine_move()?,
+            "w" | "undo" => self.undo()?,
+            "p" | "pass" => self.play(Move::Pass, None)?,
+            "r" | "record" => self.show_record()?,
+            "board" | "b" => self.show()?,
+            "save" => self.save(rest)?,
+            "load" => self.load(rest)?,
+            "new" => match rest {
+                "" => self.new_game(self.game.rule())?,
+                rule => match rule.parse() {
+                    Ok(rule) => self.new_game(rule)?,
+                    Err(message) => writeln!(self.out, "{message}")?,
+                },
+            },
+            _ => match Pos::from_notation(line) {
+                Ok(p) => self.play(Move::Place(p), None)?,
+                Err(_) if looks_like_point(line) => writeln!(
+                    self.out,
+                    "'{line}' is not on the board: columns a-o, rows 1-15 (like h8)."
+                )?,
+                Err(_) => writeln!(
+                    self.out,
+                    "Unknown command '{line}': type a point like h8, or help for the commands."
+                )?,
+            },
+        }
+        Ok(true)
+    }
+
+    fn new_game(&mut self, rule: Rule) -> io::Result<()> {
+        self.game = Game::new(rule);
+        self.times.clear();
+        self.engine.clear();
+        self.restart_clock();
+        writeln!(self.out, "New {} game.", rule.name())?;
+        self.show()
+    }
+
+    /// Plays `mv` for the side to move; `time_ms` is the engine's time, else the clock's.
+    fn play(&mut self, mv: Move, time_ms: Option<u64>) -> io::Result<()> {
+        let time_ms =
+            time_ms.or_else(|| Some(self.clock.elapsed(Instant::now()).as_millis() as u64));
+        let who = self.game.side_to_move();
+        let outcome = match mv {
+            Move::Place(p) => self.game.play(p),
+            Move::Pass => self.game.pass(),
+        };
+        match outcome {
+            Ok(_) => {
+                self.times.push(time_ms);
+                writeln!(self.out, "{} plays {}.", who.name(), move_notation(mv))?;
+                self.restart_clock();
+                self.show()
+            }
+            Err(error) => writeln!(self.out, "Not played: {error}."),
+        }
+    }
+
+    fn engine_move(&mut self) -> io::Result<()> {
+        if self.game.is_over() {
+            return writeln!(self.out, "Not played: the game is over.");
+        }
+        let limit = self.options.engine_time.unwrap_or(self.options.move_time);
+        let limits = Limits::turn_time(limit);
+        let stop = AtomicBool::new(false);
+        let started = Instant::now();
+        let result: SearchResult =
+            self.engine
+                .search(self.game.board(), &limits, &stop, &mut |_| {});
+        let spent = started.elapsed();
+        writeln!(
+            self.out,
+            "Engine: depth {}, score {}, {} nodes, {:.2} s.",
+            result.depth,
+            result.score,
+            result.nodes,
+            spent.as_secs_f64()
+        )?;
+        let mv = result.best_move.map_or(Move::Pass, Move::Place);
+        self.play(mv, Some(spent.as_millis() as u64))
+    }
+
+    fn undo(&mut self) -> io::Result<()> {
+        match self.game.undo() {
+            Some(mv) => {
+                self.times.pop();
+                writeln!(self.out, "Took back {}.", move_notation(mv))?;
+                self.restart_clock();
+                self.show()
+            }
+            None => writeln!(self.out, "Nothing to take back."),
+        }
+    }
+
+    fn record(&self) -> GameRecord {
+        let mut record = GameRecord::from_game(&self.game);
+        for (recorded, time_ms) in record.moves.iter_mut().zip(&self.times) {
+            recorded.time_ms = *time_ms;
+        }
+        record
+    }
+
+    fn show_record(&mut self) -> io::Result<()> {
+        let record = self.record();
+        let mut text = String::new();
+        for (index, recorded) in record.moves.iter().enumerate() {
+            if index % 2 == 0 {
+                text.push_str(&format!("{}. ", index / 2 + 1));
+            }
+            text.push_str(&move_notation(recorded.mv));
+            text.push(' ');
+        }
+        writeln!(
+            self.out,
+            "Record ({}, {} moves): {}",
+            record.rule.name(),
+            record.moves.len(),
+            text.trim_end()
+        )?;
+        let result = record
+            .result
+            .map_or("in progress".to_string(), |r: GameResult| r.to_string());
+        writeln!(self.out, "Result: {result}")
+    }
+
+    fn save(&mut self, path: &str) -> io::Result<()> {
+        if path.is_empty() {
+            return writeln!(self.out, "save needs a file name, like save game.sgf.");
+        }
+        let Some(format) = RecordFormat::from_path(Path::new(path)) else {
+            return writeln!(
+                self.out,
+                "Cannot tell the format of '{path}': use a name ending in .sgf, .psq or .txt."
+            );
+        };
+        match self.record().save(path, format) {
+            Ok(()) => writeln!(
+                self.out,
+                "Saved {} moves to {path} ({format}).",
+                self.game.moves().len()
+            ),
+            Err(error) => writeln!(self.out, "Not saved: {error}."),
+        }
+    }
+
+    fn load(&mut self, path: &str) -> io::Result<()> {
+        if path.is_empty() {
+            return writeln!(self.out, "load needs a file name, like load game.sgf.");
+        }
+        let loaded = GameRecord::load(path).and_then(|record| {
+            let game = record.to_game()?;
+            Ok((record, game))
+        });
+        match loaded {
+            Ok((record, game)) => {
+                self.game = game;
+                self.times = record.moves.iter().map(|m| m.time_ms).collect();
+                self.engine.clear();
+                self.restart_clock();
+                writeln!(
+                    self.out,
+                    "Loaded {} moves from {path} ({}).",
+                    record.moves.len(),
+                    record.rule.name()
+                )?;
+                self.show()
+            }
+            Err(error) => writeln!(self.out, "Not loaded: {error}."),
+        }
+    }
+}
+
+/// A letter followed by digits: meant as a point even if off the board.
+fn looks_like_point(text: &str) -> bool {
+    let mut chars = text.chars();
+    chars.next().is_some_and(|c| c.is_ascii_alphabetic())
+        && chars.as_str().chars().all(|c| c.is_ascii_digit())
+        && !chars.as_str().is_empty()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn session_output(script: &str, options: Options) -> String {
+        let mut out = Vec::new();
+        run(script.as_bytes(), &mut out, options).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    fn options() -> Options {
+        Options {
+            ascii: true,
+            clock: false,
+            engine_time: Some(Duration::from_millis(100)),
+            ..Options::default()
+        }
+    }
+
+    #[test]
+    fn locale_detection() {
+        assert!(locale_value_is_utf8(Some("en_US.UTF-8")));
+        assert!(locale_value_is_utf8(Some("C.utf8")));
+        assert!(!locale_value_is_utf8(Some("C")));
+        assert!(!locale_value_is_utf8(Some("POSIX")));
+        assert!(!locale_value_is_utf8(None));
+    }
+
+    #[test]
+    fn board_marks_last_move_and_forbidden_points() {
+        let moves: Vec<Move> = ["h8", "a1", "i8", "a3", "j10", "a5", "j9", "a7"]
+            .iter()
+            .map(|m| Move::Place(m.parse().unwrap()))
+            .collect();
+        let game = Game::from_moves(Rule::Renju, &moves).unwrap();
+        let ascii = render_board(&game, true);
+        let lines: Vec<&str> = ascii.lines().collect();
+        assert_eq!(lines[0], "    a b c d e f g h i j k l m n o");
+        // Row 8: black h8 i8 and the forbidden double three at j8.
+        assert_eq!(lines[8], " 8  . . . . . . . X X * . . . . . 8");
+        // Row 7: white a7 is the last move.
+        assert_eq!(lines[9], " 7 [O]. . . . . . . . . . . . . . 7");
+        let utf8 = render_board(&game, false);
+        let lines: Vec<&str> = utf8.lines().collect();
+        assert_eq!(lines[1], "15  ┌─┬─┬─┬─┬─┬─┬─┬─┬─┬─┬─┬─┬─┬─┐ 15");
+        assert_eq!(lines[8], " 8  ├─┼─┼─┼─┼─┼─┼─●─●─×─┼─┼─┼─┼─┤ 8");
+        assert_eq!(lines[15], " 1  ○─┴─┴─┴─┴─┴─┴─┴─┴─┴─┴─┴─┴─┴─┘ 1");
+    }
+
+    #[test]
+    fn bad_commands_get_one_line() {
+        let out = session_output(
+            "z5\nfoo bar\nnew chess\nh8\nh8\nsave\nsave x.doc\n",
+            options(),
+        );
+        assert!(
+            out.contains("'z5' is not on the board: columns a-o"),
+            "{out}"
+        );
+        assert!(out.contains("Unknown command 'foo bar'"), "{out}");
+        assert!(out.contains("unknown rule 'chess'"), "{out}");
+        assert!(out.contains("Not played: h8 is already occupied."), "{out}");
+        assert!(out.contains("save needs a file name"), "{out}");
+        assert!(out.contains("Cannot tell the format of 'x.doc'"), "{out}");
+    }
+
+    #[test]
+    fn expired_clock_loses_on_time() {
+        let mut options = options();
+        options.clock = true;
+        options.move_time = Duration::from_millis(1);
+        let input = io::Cursor::new("h8\n");
+        let mut out = Vec::new();
+        std::thread::sleep(Duration::from_millis(5));
+        // The clock starts with the game; the line arrives after it ran out.
+        let slow = SlowReader {
+            inner: input,
+            delay: Duration::from_millis(20),
+        };
+        run(io::BufReader::new(slow), &mut out, options).unwrap();
+        let out = String::from_utf8(out).unwrap();
+        assert!(out.contains("Black took longer than 0.001 s"), "{out}");
+        assert!(out.contains("White wins: time ran out"), "{out}");
+        assert!(out.contains("Not played: the game is over."), "{out}");
+    }
+
+    struct SlowReader<R> {
+        inner: R,
+        delay: Duration,
+    }
+
+    impl<R: io::Read> io::Read for SlowReader<R> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            std::thread::sleep(self.delay);
+            self.inner.read(buf)
+        }
+    }
+}

@@ -1,0 +1,105 @@
+//! The terminal mode driven by a script through the `gobang-tui` binary (play, engine move, undo,
+//! record, pass, save, load) and the locale-dependent drawing.
+
+use gobang::game::record::GameRecord;
+use gobang::rules::{Move, Rule};
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+fn run_tui(args: &[&str], env: &[(&str, &str)], script: &str) -> String {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_gobang-tui"));
+    command
+        .args(args)
+        .env_remove("LC_ALL")
+        .env_remove("LC_CTYPE")
+        .env_remove("LANG")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    for (name, value) in env {
+        command.env(name, value);
+    }
+    let mut child = command.spawn().expect("start gobang-tui");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(script.as_bytes())
+        .expect("write script");
+    let output = child.wait_with_output().expect("gobang-tui runs");
+    assert!(output.status.success(), "{output:?}");
+    String::from_utf8(output.stdout).expect("UTF-8 output")
+}
+
+#[test]
+fn scripted_game_plays_undoes_records_saves_and_loads() {
+    let dir = std::env::temp_dir().join(format!("gobang-tui-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("game.sgf");
+    let file = path.to_str().unwrap();
+    let script = format!("h8\nq\nw\nq\nr\np\nsave {file}\nnew freestyle\nload {file}\nr\nquit\n");
+    let out = run_tui(&["--time", "0.2", "--ascii"], &[], &script);
+    assert!(out.contains("Black plays h8."), "{out}");
+    assert_eq!(out.matches("White plays ").count(), 2, "{out}");
+    assert!(out.contains("Took back "), "{out}");
+    assert!(out.contains("Record (Renju, 2 moves): 1. h8 "), "{out}");
+    assert!(out.contains("Black plays pass."), "{out}");
+    assert!(
+        out.contains(&format!("Saved 3 moves to {file} (SGF).")),
+        "{out}"
+    );
+    assert!(out.contains("New Freestyle game."), "{out}");
+    assert!(
+        out.contains(&format!("Loaded 3 moves from {file} (Renju).")),
+        "{out}"
+    );
+    let last_record = out.rsplit("Record (Renju, 3 moves): ").next().unwrap();
+    assert!(last_record.starts_with("1. h8 "), "{out}");
+    assert!(
+        last_record.contains(" 2. pass\nResult: in progress"),
+        "{out}"
+    );
+
+    let record = GameRecord::load(&path).unwrap();
+    assert_eq!(record.rule, Rule::Renju);
+    assert_eq!(record.moves.len(), 3);
+    assert_eq!(record.moves[2].mv, Move::Pass);
+    assert!(record.moves.iter().all(|m| m.time_ms.is_some()));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn board_uses_box_drawing_only_in_utf8_locales() {
+    let utf8 = run_tui(&["--no-clock"], &[("LANG", "en_US.UTF-8")], "h8\nquit\n");
+    assert!(utf8.contains("├─┼─┼"), "{utf8}");
+    assert!(utf8.contains("┼[●]┼"), "{utf8}");
+    let c_locale = run_tui(&["--no-clock"], &[("LANG", "C")], "h8\nquit\n");
+    assert!(!c_locale.contains('┼'), "{c_locale}");
+    assert!(c_locale.is_ascii(), "{c_locale}");
+    assert!(c_locale.contains(" .[X]. ."), "{c_locale}");
+    // LC_ALL wins over LANG, and --ascii wins over both.
+    let overridden = run_tui(&[], &[("LC_ALL", "C"), ("LANG", "en_US.UTF-8")], "quit\n");
+    assert!(overridden.is_ascii(), "{overridden}");
+    let forced = run_tui(&["--ascii"], &[("LANG", "en_US.UTF-8")], "quit\n");
+    assert!(forced.is_ascii(), "{forced}");
+}
+
+#[test]
+fn startup_file_bad_rule_and_end_of_input() {
+    let out = run_tui(&["--ascii", "--rule", "standard"], &[], "new\nh8\n");
+    assert!(out.contains("New Standard game."), "{out}");
+    assert!(out.contains("Black plays h8."), "{out}");
+    let missing = run_tui(&["--ascii", "/nonexistent/game.sgf"], &[], "quit\n");
+    assert!(
+        missing.contains("Not loaded: /nonexistent/game.sgf:"),
+        "{missing}"
+    );
+    let status = Command::new(env!("CARGO_BIN_EXE_gobang-tui"))
+        .args(["--rule", "chess"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .unwrap();
+    assert!(!status.success());
+}
