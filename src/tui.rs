@@ -399,6 +399,13 @@ impl<W: Write> Session<W> {
             return writeln!(self.out, "Not played: the game is over.");
         }
         let limit = self.options.engine_time.unwrap_or(self.options.move_time);
+        writeln!(
+            self.out,
+            "{} (engine) thinks for up to {} s...",
+            self.game.side_to_move().name(),
+            limit.as_secs_f64()
+        )?;
+        self.out.flush()?;
         let limits = Limits::turn_time(limit);
         let stop = AtomicBool::new(false);
         let started = Instant::now();

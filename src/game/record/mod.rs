@@ -19,6 +19,13 @@ use std::sync::atomic::{AtomicU64, Ordering};
 /// Records larger than this are refused before parsing.
 pub const MAX_RECORD_BYTES: usize = 16 * 1024 * 1024;
 
+/// No game on a 15x15 board is longer (225 stones, and two passes in a row end the game).
+pub const MAX_MOVES: usize = 1000;
+
+fn too_many_moves() -> String {
+    format!("more than {MAX_MOVES} moves, longer than any game on a 15x15 board")
+}
+
 /// One move of a record, with the optional time spent on it and a comment.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RecordedMove {
@@ -527,6 +534,41 @@ mod tests {
             Err(RecordError::ReadOnly(RecordFormat::RenLib))
         ));
         fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn overlong_games_are_refused() {
+        let inputs = [
+            (RecordFormat::Text, "a1 ".repeat(MAX_MOVES + 1)),
+            (
+                RecordFormat::Sgf,
+                format!("({})", ";B[];W[]".repeat(MAX_MOVES)),
+            ),
+            (
+                RecordFormat::Psq,
+                format!("{}\n{}", psq::HEADER, "1,1,0\n".repeat(MAX_MOVES + 1)),
+            ),
+        ];
+        for (format, input) in inputs {
+            let error = GameRecord::parse(input.as_bytes(), format).expect_err("too long");
+            assert!(
+                error.to_string().contains("more than 1000 moves"),
+                "{error}"
+            );
+        }
+        let mut lib = renlib::MAGIC.to_vec();
+        lib.extend_from_slice(&[3, 0]);
+        lib.resize(20, 0xFF);
+        lib.extend(std::iter::repeat_n([0x78, 0], MAX_MOVES + 1).flatten());
+        let error = GameRecord::parse(&lib, RecordFormat::RenLib).expect_err("too long");
+        assert!(
+            error.to_string().contains("more than 1000 moves"),
+            "{error}"
+        );
+        let empty_nodes = format!("({})", ";".repeat(200_000));
+        let error =
+            GameRecord::parse(empty_nodes.as_bytes(), RecordFormat::Sgf).expect_err("nodes");
+        assert!(error.to_string().contains("nodes"), "{error}");
     }
 
     #[test]

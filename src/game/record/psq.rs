@@ -4,7 +4,10 @@
 //! tags such as `0,Freestyle15_1`). Keeps moves, times and names; the rule is read from a
 //! tournament tag when there is one, else freestyle (Gomocup's usual rule). No passes.
 
-use super::{decode_text, GameRecord, Location, RecordError, RecordFormat, RecordedMove};
+use super::{
+    decode_text, too_many_moves, GameRecord, Location, RecordError, RecordFormat, RecordedMove,
+    MAX_MOVES,
+};
 use crate::rules::{Move, Pos, Rule};
 
 /// The header Piskvork writes for a 15x15 board.
@@ -71,6 +74,9 @@ pub(super) fn parse(bytes: &[u8]) -> Result<GameRecord, RecordError> {
         match (move_fields(line), trailer_start) {
             (Some(fields), None) => {
                 let number = record.moves.len() + 1;
+                if number > MAX_MOVES {
+                    return Err(syntax(line_number, too_many_moves()));
+                }
                 let (x, y) = (fields[0], fields[1]);
                 let pos =
                     Pos::from_gomocup(x.saturating_sub(1), y.saturating_sub(1)).map_err(|_| {

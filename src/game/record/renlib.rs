@@ -5,7 +5,10 @@
 //! pass. A node flagged RIGHT ends a line, so the main line (first child at every branch) is the
 //! run of nodes up to the first such node. The rest of the tree is checked and skipped.
 
-use super::{decode_text, GameRecord, Location, RecordError, RecordFormat, RecordedMove};
+use super::{
+    decode_text, too_many_moves, GameRecord, Location, RecordError, RecordFormat, RecordedMove,
+    MAX_MOVES,
+};
 use crate::rules::{Move, Pos, Rule};
 
 /// The first eight bytes of a RenLib file with a header.
@@ -141,6 +144,9 @@ pub(super) fn parse(bytes: &[u8]) -> Result<GameRecord, RecordError> {
         if is_root {
             record.comment = comment.filter(|c| !c.is_empty());
         } else if in_main_line {
+            if record.moves.len() >= MAX_MOVES {
+                return Err(syntax(node_at, too_many_moves()));
+            }
             record.moves.push(RecordedMove {
                 mv,
                 time_ms: None,

@@ -3,7 +3,10 @@
 //! branch); other variations are checked for balanced brackets and skipped. Per-move thinking time
 //! is kept in the private property `TU` (milliseconds).
 
-use super::{color_of, decode_text, GameRecord, Location, RecordError, RecordFormat, RecordedMove};
+use super::{
+    color_of, decode_text, too_many_moves, GameRecord, Location, RecordError, RecordFormat,
+    RecordedMove, MAX_MOVES,
+};
 use crate::game::{EndReason, GameResult};
 use crate::rules::{Color, Move, Pos, Rule};
 
@@ -15,6 +18,10 @@ struct Property {
 }
 
 type Node = Vec<Property>;
+
+/// Main lines longer than this are refused (a game has at most [`MAX_MOVES`] moves; some
+/// programs add empty nodes, but not this many).
+const MAX_NODES: usize = 20 * MAX_MOVES;
 
 struct Parser<'a> {
     bytes: &'a [u8],
@@ -56,6 +63,12 @@ impl<'a> Parser<'a> {
             self.skip_whitespace();
             match self.peek() {
                 Some(b';') => {
+                    if nodes.len() >= MAX_NODES {
+                        return Err(syntax(
+                            self.pos,
+                            format!("more than {MAX_NODES} nodes in the main line"),
+                        ));
+                    }
                     self.pos += 1;
                     nodes.push(self.node()?);
                 }
@@ -270,6 +283,9 @@ pub(super) fn parse(bytes: &[u8]) -> Result<GameRecord, RecordError> {
                         mv: format!("{}[{raw}]", property.ident),
                         problem: format!("{problem} (byte {})", property.offset),
                     };
+                    if number > MAX_MOVES {
+                        return Err(syntax(property.offset, too_many_moves()));
+                    }
                     if node_move.is_some() {
                         return Err(bad("a second move in the same node".into()));
                     }

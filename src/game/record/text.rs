@@ -4,7 +4,10 @@
 //! the line. Only the moves are kept.
 
 use super::RecordedMove;
-use super::{decode_text, move_notation, GameRecord, Location, RecordError, RecordFormat};
+use super::{
+    decode_text, move_notation, too_many_moves, GameRecord, Location, RecordError, RecordFormat,
+    MAX_MOVES,
+};
 use crate::rules::{Move, Pos, SIZE};
 
 fn syntax(line: usize, column: usize, message: String) -> RecordError {
@@ -82,6 +85,9 @@ pub(super) fn parse(bytes: &[u8]) -> Result<GameRecord, RecordError> {
             record
                 .moves
                 .extend(moves.into_iter().map(RecordedMove::new));
+            if record.moves.len() > MAX_MOVES {
+                return Err(syntax(line_index + 1, token_column, too_many_moves()));
+            }
         }
     }
     Ok(record)
