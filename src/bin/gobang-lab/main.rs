@@ -4,6 +4,7 @@
 mod bench;
 mod puzzles;
 mod rules_bench;
+mod selfplay;
 
 use clap::{Parser, Subcommand};
 
@@ -25,6 +26,8 @@ enum Command {
     Puzzles(puzzles::Args),
     /// Measure the rules core: move+undo pairs/s and forbidden-point listing calls/s.
     RulesBench(rules_bench::Args),
+    /// Play a match between two engine configurations or Gomocup brains; print score and Elo.
+    Selfplay(selfplay::SelfplayArgs),
 }
 
 fn main() -> anyhow::Result<()> {
@@ -32,5 +35,6 @@ fn main() -> anyhow::Result<()> {
         Command::Bench(args) => bench::run(&args),
         Command::Puzzles(args) => puzzles::run(&args),
         Command::RulesBench(args) => rules_bench::run(&args),
+        Command::Selfplay(args) => selfplay::run(args),
     }
 }

@@ -1,0 +1,891 @@
+//! `gobang-lab selfplay`: a match between two players, each either an in-process engine
+//! configuration or an external Gomocup brain executable driven through the protocol. Every
+//! opening (by default the 26 standard renju openings) is played from both sides, games run in
+//! parallel, and the result is reported as wins/draws/losses, score and Elo difference with a 95%
+//! interval. An illegal or forbidden move, a timeout, a crash or an unreadable answer loses the
+//! game for that player and the reason is recorded; games can be written as `.psq`/SGF/text.
+
+use anyhow::{bail, Context};
+use clap::Args;
+use gobang::engine::{Engine, Limits};
+use gobang::game::record::{GameRecord, RecordFormat};
+use gobang::game::{ForbiddenPolicy, Game};
+use gobang::protocol::gomocup::{format_move, parse_move};
+use gobang::rules::{Color, Move, Pos, Rule};
+use std::collections::BTreeMap;
+use std::fmt;
+use std::io::{BufRead, BufReader, Write};
+use std::panic::{self, AssertUnwindSafe};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::str::FromStr;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::thread;
+use std::time::{Duration, Instant};
+
+/// The 26 standard renju openings (see the file's header for its sources).
+pub const RENJU_26: &str = include_str!("../../../data/openings/renju_26_openings.txt");
+
+/// How long an external brain may take to start and answer `START`.
+const START_PATIENCE: Duration = Duration::from_secs(10);
+/// How long an external brain gets to exit after `END` before it is killed.
+const END_PATIENCE: Duration = Duration::from_millis(500);
+
+#[derive(Args, Debug)]
+pub struct SelfplayArgs {
+    /// Player A: `engine[:depth=N,nodes=N,time=MS,hash=MB]` or `brain:PATH` (a Gomocup brain)
+    pub a: PlayerSpec,
+    /// Player B, same forms as A
+    pub b: PlayerSpec,
+    /// Time per move in milliseconds (an engine's `time=` overrides it for that engine)
+    #[arg(long, default_value_t = 1000)]
+    pub move_time_ms: u64,
+    /// Extra time a move may take before it counts as lost on time, in milliseconds
+    #[arg(long, default_value_t = 250)]
+    pub grace_ms: u64,
+    /// Rule: renju, standard or freestyle
+    #[arg(long, default_value = "renju")]
+    pub rule: Rule,
+    /// Opening file (one opening a line: optional code and name, then moves like `h8 h9 j10`);
+    /// default: the 26 standard renju openings
+    #[arg(long)]
+    pub openings: Option<PathBuf>,
+    /// How many times to play every opening from both sides
+    #[arg(long, default_value_t = 1)]
+    pub rounds: usize,
+    /// Stop after this many games (default: all of them)
+    #[arg(long)]
+    pub games: Option<usize>,
+    /// Games played at the same time
+    #[arg(long, default_value_t = default_threads())]
+    pub threads: usize,
+    /// Write every game into this directory
+    #[arg(long)]
+    pub records: Option<PathBuf>,
+    /// Format of the written games: psq, sgf or txt
+    #[arg(long, default_value = "psq", value_parser = parse_format)]
+    pub format: RecordFormat,
+}
+
+fn default_threads() -> usize {
+    thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+fn parse_format(text: &str) -> Result<RecordFormat, String> {
+    match text.to_ascii_lowercase().as_str() {
+        "psq" => Ok(RecordFormat::Psq),
+        "sgf" => Ok(RecordFormat::Sgf),
+        "txt" | "text" => Ok(RecordFormat::Text),
+        other => Err(format!("unknown format '{other}' (psq, sgf or txt)")),
+    }
+}
+
+/// An in-process engine configuration.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct EngineConfig {
+    pub depth: Option<u32>,
+    pub nodes: Option<u64>,
+    /// Overrides the match's time per move.
+    pub move_time: Option<Duration>,
+    /// Memory for the engine's tables, in MiB.
+    pub hash_mb: Option<usize>,
+}
+
+/// Who plays.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PlayerSpec {
+    Engine(EngineConfig),
+    /// An external Gomocup brain executable.
+    Brain(PathBuf),
+}
+
+impl FromStr for PlayerSpec {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<PlayerSpec, String> {
+        if let Some(path) = text.strip_prefix("brain:") {
+            if path.is_empty() {
+                return Err("brain: needs the path of a Gomocup brain executable".into());
+            }
+            return Ok(PlayerSpec::Brain(PathBuf::from(path)));
+        }
+        let options = match text.split_once(':') {
+            Some(("engine", options)) => options,
+            None if text == "engine" => "",
+            _ => {
+                return Err(format!(
+                "'{text}' is not a player (engine[:depth=N,nodes=N,time=MS,hash=MB] or brain:PATH)"
+            ))
+            }
+        };
+        let mut config = EngineConfig::default();
+        for option in options.split(',').filter(|o| !o.is_empty()) {
+            let (key, value) = option
+                .split_once('=')
+                .ok_or_else(|| format!("engine option '{option}' is not key=value"))?;
+            let number = |value: &str| {
+                value
+                    .parse::<u64>()
+                    .map_err(|_| format!("engine option {key}: '{value}' is not a whole number"))
+            };
+            match key {
+                "depth" => config.depth = Some(number(value)?.try_into().unwrap_or(u32::MAX)),
+                "nodes" => config.nodes = Some(number(value)?),
+                "time" => config.move_time = Some(Duration::from_millis(number(value)?)),
+                "hash" => config.hash_mb = Some(number(value)?.try_into().unwrap_or(usize::MAX)),
+                _ => return Err(format!("unknown engine option '{key}'")),
+            }
+        }
+        Ok(PlayerSpec::Engine(config))
+    }
+}
+
+impl fmt::Display for PlayerSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PlayerSpec::Brain(path) => write!(f, "brain:{}", path.display()),
+            PlayerSpec::Engine(config) => {
+                let mut options = Vec::new();
+                if let Some(depth) = config.depth {
+                    options.push(format!("depth={depth}"));
+                }
+                if let Some(nodes) = config.nodes {
+                    options.push(format!("nodes={nodes}"));
+                }
+                if let Some(time) = config.move_time {
+                    options.push(format!("time={}", time.as_millis()));
+                }
+                if let Some(hash) = config.hash_mb {
+                    options.push(format!("hash={hash}"));
+                }
+                if options.is_empty() {
+                    write!(f, "engine")
+                } else {
+                    write!(f, "engine:{}", options.join(","))
+                }
+            }
+        }
+    }
+}
+
+/// A starting position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Opening {
+    pub code: String,
+    pub name: String,
+    pub moves: Vec<Pos>,
+}
+
+/// Reads an opening file: `#` comments; each other line is an optional code and name followed by
+/// the moves in human notation.
+pub fn parse_openings(text: &str) -> anyhow::Result<Vec<Opening>> {
+    let mut openings = Vec::new();
+    for (number, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let tokens: Vec<&str> = line.split_whitespace().collect();
+        let first_move = tokens
+            .iter()
+            .rposition(|t| t.parse::<Pos>().is_err())
+            .map_or(0, |last_word| last_word + 1);
+        let moves: Vec<Pos> = tokens[first_move..]
+            .iter()
+            .filter_map(|t| t.parse().ok())
+            .collect();
+        if moves.is_empty() {
+            bail!("opening line {}: no moves in '{line}'", number + 1);
+        }
+        let words = &tokens[..first_move];
+        openings.push(Opening {
+            code: words
+                .first()
+                .map_or_else(|| format!("#{}", openings.len() + 1), |w| w.to_string()),
+            name: words.iter().skip(1).copied().collect::<Vec<_>>().join(" "),
+            moves,
+        });
+    }
+    if openings.is_empty() {
+        bail!("no openings found");
+    }
+    Ok(openings)
+}
+
+/// One of the two players of a match.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Side {
+    A,
+    B,
+}
+
+impl Side {
+    fn other(self) -> Side {
+        match self {
+            Side::A => Side::B,
+            Side::B => Side::A,
+        }
+    }
+}
+
+/// Why a player lost other than on the board.
+#[derive(Debug)]
+enum Fault {
+    Timeout(Duration),
+    Crashed(String),
+    Refused(String),
+    Unreadable(String),
+}
+
+impl fmt::Display for Fault {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Fault::Timeout(waited) => write!(f, "no answer within {} ms", waited.as_millis()),
+            Fault::Crashed(why) => write!(f, "crashed: {why}"),
+            Fault::Refused(line) => write!(f, "refused to move: '{line}'"),
+            Fault::Unreadable(line) => write!(f, "unreadable answer '{line}'"),
+        }
+    }
+}
+
+trait Player {
+    /// The move for the side to move in `game`, `None` if the player has none; `time` is the
+    /// limit, `grace` the tolerance after it.
+    fn reply(&mut self, game: &Game, time: Duration, grace: Duration)
+        -> Result<Option<Pos>, Fault>;
+}
+
+struct EnginePlayer {
+    engine: Engine,
+    config: EngineConfig,
+}
+
+impl EnginePlayer {
+    fn new(config: &EngineConfig) -> EnginePlayer {
+        let mut engine = Engine::new();
+        if let Some(mb) = config.hash_mb {
+            engine.set_memory_limit(mb.saturating_mul(1 << 20));
+        }
+        EnginePlayer {
+            engine,
+            config: config.clone(),
+        }
+    }
+}
+
+impl Player for EnginePlayer {
+    fn reply(&mut self, game: &Game, time: Duration, _: Duration) -> Result<Option<Pos>, Fault> {
+        let limits = Limits {
+            turn_time: time,
+            match_time_left: None,
+            max_depth: self.config.depth,
+            max_nodes: self.config.nodes,
+        };
+        let stop = AtomicBool::new(false);
+        let engine = &mut self.engine;
+        panic::catch_unwind(AssertUnwindSafe(|| {
+            engine.search(game.board(), &limits, &stop, &mut |_| {})
+        }))
+        .map(|result| result.best_move)
+        .map_err(|_| Fault::Crashed("the engine panicked".into()))
+    }
+}
+
+/// An external Gomocup brain, one process per game.
+struct BrainPlayer {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+    /// How many moves of the current game the brain has seen (its own included).
+    known: usize,
+}
+
+impl BrainPlayer {
+    fn start(path: &Path, rule: Rule, move_time: Duration) -> Result<BrainPlayer, Fault> {
+        let mut child = Command::new(path)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| Fault::Crashed(format!("cannot start {}: {e}", path.display())))?;
+        let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(Fault::Crashed("no pipes to the brain".into()));
+        };
+        let (sender, lines) = mpsc::channel();
+        thread::spawn(move || {
+            let mut reader = BufReader::new(stdout);
+            let mut buffer = Vec::new();
+            loop {
+                buffer.clear();
+                match reader.read_until(b'\n', &mut buffer) {
+                    Ok(0) | Err(_) => break,
+                    Ok(_) => {
+                        let line = String::from_utf8_lossy(&buffer).trim().to_string();
+                        if sender.send(line).is_err() {
+                            break;
+                        }
+                    }
+                }
+            }
+        });
+        let mut brain = BrainPlayer {
+            child,
+            stdin,
+            lines,
+            known: 0,
+        };
+        brain.send("START 15")?;
+        let answer = brain.answer(Instant::now() + START_PATIENCE)?;
+        if answer != "OK" {
+            return Err(Fault::Refused(answer));
+        }
+        let rule_bits = rule.to_gomocup();
+        for info in [
+            format!("INFO timeout_turn {}", move_time.as_millis()),
+            "INFO timeout_match 0".to_string(),
+            "INFO time_left 2147483647".to_string(),
+            "INFO game_type 1".to_string(),
+            format!("INFO rule {rule_bits}"),
+        ] {
+            brain.send(&info)?;
+        }
+        Ok(brain)
+    }
+
+    fn send(&mut self, line: &str) -> Result<(), Fault> {
+        write!(self.stdin, "{line}\r\n")
+            .and_then(|()| self.stdin.flush())
+            .map_err(|e| Fault::Crashed(format!("cannot write to the brain: {e}")))
+    }
+
+    /// The next answer line (skipping `MESSAGE`/`DEBUG`) before `deadline`.
+    fn answer(&mut self, deadline: Instant) -> Result<String, Fault> {
+        let asked = Instant::now();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) => {
+                    let word = line.split_whitespace().next().unwrap_or("");
+                    match word.to_ascii_uppercase().as_str() {
+                        "" | "MESSAGE" | "DEBUG" => {}
+                        "ERROR" | "UNKNOWN" => return Err(Fault::Refused(line)),
+                        _ => return Ok(line),
+                    }
+                }
+                Err(RecvTimeoutError::Timeout) => return Err(Fault::Timeout(asked.elapsed())),
+                Err(RecvTimeoutError::Disconnected) => {
+                    return Err(Fault::Crashed("the brain exited".into()))
+                }
+            }
+        }
+    }
+}
+
+impl Player for BrainPlayer {
+    fn reply(
+        &mut self,
+        game: &Game,
+        time: Duration,
+        grace: Duration,
+    ) -> Result<Option<Pos>, Fault> {
+        let deadline = Instant::now() + time + grace;
+        let history = game.moves();
+        match (self.known, history.last()) {
+            (known, Some(&Move::Place(last))) if known > 0 && history.len() == known + 1 => {
+                self.send(&format!("TURN {}", format_move(last)))?;
+            }
+            _ => {
+                if self.known > 0 {
+                    self.send("RESTART")?;
+                    let answer = self.answer(deadline)?;
+                    if answer != "OK" {
+                        return Err(Fault::Refused(answer));
+                    }
+                }
+                if history.is_empty() {
+                    self.send("BEGIN")?;
+                } else {
+                    self.send("BOARD")?;
+                    let me = game.side_to_move();
+                    for p in history.iter().filter_map(|mv| mv.pos()) {
+                        let field = if game.board().stone(p) == Some(me) {
+                            1
+                        } else {
+                            2
+                        };
+                        self.send(&format!("{},{field}", format_move(p)))?;
+                    }
+                    self.send("DONE")?;
+                }
+            }
+        }
+        let answer = self.answer(deadline)?;
+        let p = parse_move(&answer).map_err(|_| Fault::Unreadable(answer))?;
+        self.known = history.len() + 1;
+        Ok(Some(p))
+    }
+}
+
+impl Drop for BrainPlayer {
+    fn drop(&mut self) {
+        let _ = self.send("END");
+        let deadline = Instant::now() + END_PATIENCE;
+        while Instant::now() < deadline {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            thread::sleep(Duration::from_millis(10));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Everything a match needs besides its two players.
+#[derive(Clone, Debug)]
+pub struct MatchSettings {
+    pub rule: Rule,
+    pub move_time: Duration,
+    pub grace: Duration,
+    pub openings: Vec<Opening>,
+    pub rounds: usize,
+    pub max_games: Option<usize>,
+    pub threads: usize,
+    pub records: Option<(PathBuf, RecordFormat)>,
+}
+
+impl MatchSettings {
+    pub fn game_count(&self) -> usize {
+        let all = self.openings.len() * 2 * self.rounds;
+        self.max_games.map_or(all, |cap| cap.min(all))
+    }
+}
+
+/// One finished game.
+#[derive(Clone, Debug)]
+pub struct GameReport {
+    pub index: usize,
+    pub opening: String,
+    pub a_color: Color,
+    /// `None` for a draw.
+    pub winner: Option<Side>,
+    /// Why the game ended, in words.
+    pub reason: String,
+    /// The loser's fault category when the game was not decided on the board.
+    pub fault: Option<&'static str>,
+    pub moves: usize,
+}
+
+fn new_player(
+    spec: &PlayerSpec,
+    settings: &MatchSettings,
+) -> (Result<Box<dyn Player>, Fault>, Duration) {
+    match spec {
+        PlayerSpec::Engine(config) => {
+            let time = config.move_time.unwrap_or(settings.move_time);
+            (Ok(Box::new(EnginePlayer::new(config))), time)
+        }
+        PlayerSpec::Brain(path) => {
+            let player = BrainPlayer::start(path, settings.rule, settings.move_time)
+                .map(|b| Box::new(b) as Box<dyn Player>);
+            (player, settings.move_time)
+        }
+    }
+}
+
+fn fault_category(fault: &Fault) -> &'static str {
+    match fault {
+        Fault::Timeout(_) => "timeout",
+        Fault::Crashed(_) => "crash",
+        Fault::Refused(_) => "refused",
+        Fault::Unreadable(_) => "unreadable answer",
+    }
+}
+
+/// Plays game `index` of the match: opening `index / 2`, A is Black in even games.
+fn play_game(
+    index: usize,
+    players: [&PlayerSpec; 2],
+    settings: &MatchSettings,
+) -> anyhow::Result<GameReport> {
+    let opening = &settings.openings[(index / 2) % settings.openings.len()];
+    let a_color = if index % 2 == 0 {
+        Color::Black
+    } else {
+        Color::White
+    };
+    let side_of = |color: Color| if color == a_color { Side::A } else { Side::B };
+    let mut game = Game::new(settings.rule).with_forbidden_policy(ForbiddenPolicy::Lose);
+    for &p in &opening.moves {
+        game.play(p)
+            .with_context(|| format!("opening {} is not playable", opening.code))?;
+    }
+    let mut times: Vec<Option<u64>> = vec![None; opening.moves.len()];
+    let mut seats = [
+        new_player(players[0], settings),
+        new_player(players[1], settings),
+    ];
+    let mut note = None;
+    let mut fault = None;
+    while !game.is_over() {
+        let color = game.side_to_move();
+        let side = side_of(color);
+        let (player, time) = &mut seats[side as usize];
+        let started = Instant::now();
+        let answer = match player {
+            Ok(player) => player.reply(&game, *time, settings.grace),
+            Err(error) => Err(Fault::Crashed(format!("did not start ({error})"))),
+        };
+        let spent = started.elapsed();
+        let limit = *time + settings.grace;
+        match answer {
+            Ok(_) if spent > limit => {
+                game.lose_on_time(color);
+                note = Some(format!(
+                    "took {} ms, limit {} ms",
+                    spent.as_millis(),
+                    time.as_millis()
+                ));
+                fault = Some("timeout");
+            }
+            Ok(Some(p)) => match game.play(p) {
+                Ok(_) => times.push(Some(spent.as_millis().try_into().unwrap_or(u64::MAX))),
+                Err(error) => {
+                    game.resign(color);
+                    note = Some(format!("illegal move {}: {error}", format_move(p)));
+                    fault = Some("illegal move");
+                }
+            },
+            Ok(None) => {
+                game.resign(color);
+                note = Some("no move to play".into());
+                fault = Some("no move");
+            }
+            Err(error) => {
+                if matches!(error, Fault::Timeout(_)) {
+                    game.lose_on_time(color);
+                } else {
+                    game.resign(color);
+                }
+                fault = Some(fault_category(&error));
+                note = Some(error.to_string());
+            }
+        }
+    }
+    let result = game.result().context("the game ended")?;
+    let winner = result.winner.map(side_of);
+    let reason = match (&note, winner) {
+        (Some(note), Some(winner)) => format!("{:?} lost: {note}", winner.other()),
+        _ => result.reason.to_string(),
+    };
+    if let Some((dir, format)) = &settings.records {
+        let mut record = GameRecord::from_game(&game);
+        let name = |side: Side| players[side as usize].to_string();
+        record.black = Some(name(side_of(Color::Black)));
+        record.white = Some(name(side_of(Color::White)));
+        for (recorded, time) in record.moves.iter_mut().zip(&times) {
+            recorded.time_ms = *time;
+        }
+        record.comment = Some(format!(
+            "opening {} {}; {reason}",
+            opening.code, opening.name
+        ));
+        let path = dir.join(format!(
+            "game-{:04}-{}.{}",
+            index + 1,
+            opening.code,
+            format.extension()
+        ));
+        record
+            .save(&path, *format)
+            .with_context(|| format!("writing {}", path.display()))?;
+    }
+    Ok(GameReport {
+        index,
+        opening: format!("{} {}", opening.code, opening.name),
+        a_color,
+        winner,
+        reason,
+        fault,
+        moves: game.moves().len(),
+    })
+}
+
+/// Wins, draws and losses from A's point of view, with the reasons for non-board losses.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Tally {
+    pub a_wins: usize,
+    pub draws: usize,
+    pub b_wins: usize,
+    /// A's wins, draws, losses when A had Black.
+    pub a_black: [usize; 3],
+    /// (loser, category) -> count for losses not decided by a five or a forbidden move.
+    pub faults: BTreeMap<(Side, &'static str), usize>,
+}
+
+impl Tally {
+    pub fn add(&mut self, report: &GameReport) {
+        let slot = match report.winner {
+            Some(Side::A) => {
+                self.a_wins += 1;
+                0
+            }
+            None => {
+                self.draws += 1;
+                1
+            }
+            Some(Side::B) => {
+                self.b_wins += 1;
+                2
+            }
+        };
+        if report.a_color == Color::Black {
+            self.a_black[slot] += 1;
+        }
+        if let (Some(category), Some(winner)) = (report.fault, report.winner) {
+            *self.faults.entry((winner.other(), category)).or_default() += 1;
+        }
+    }
+
+    pub fn games(&self) -> usize {
+        self.a_wins + self.draws + self.b_wins
+    }
+
+    /// A's score in [0, 1].
+    pub fn score(&self) -> f64 {
+        (self.a_wins as f64 + 0.5 * self.draws as f64) / self.games().max(1) as f64
+    }
+
+    /// A's Elo advantage and its 95% interval (trinomial normal approximation).
+    pub fn elo(&self) -> (f64, f64, f64) {
+        let n = self.games().max(1) as f64;
+        let s = self.score();
+        let variance = (self.a_wins as f64 * (1.0 - s).powi(2)
+            + self.draws as f64 * (0.5 - s).powi(2)
+            + self.b_wins as f64 * s.powi(2))
+            / n;
+        let margin = 1.96 * (variance / n).sqrt();
+        (elo_of(s), elo_of(s - margin), elo_of(s + margin))
+    }
+}
+
+/// The Elo difference that gives an expected score `score`.
+pub fn elo_of(score: f64) -> f64 {
+    if score <= 0.0 {
+        f64::NEG_INFINITY
+    } else if score >= 1.0 {
+        f64::INFINITY
+    } else {
+        -400.0 * (1.0 / score - 1.0).log10()
+    }
+}
+
+fn elo_text(elo: f64) -> String {
+    if elo.is_infinite() {
+        if elo > 0.0 { "+inf" } else { "-inf" }.to_string()
+    } else if elo.abs() < 0.5 {
+        "0".to_string()
+    } else {
+        format!("{elo:+.0}")
+    }
+}
+
+/// Plays the whole match, calling `on_game` as each game ends (in completion order).
+pub fn play_match(
+    a: &PlayerSpec,
+    b: &PlayerSpec,
+    settings: &MatchSettings,
+    on_game: &mut dyn FnMut(&GameReport),
+) -> anyhow::Result<Tally> {
+    for opening in &settings.openings {
+        let mut game = Game::new(settings.rule);
+        for &p in &opening.moves {
+            game.play(p).with_context(|| {
+                format!(
+                    "opening {} is not playable under {:?}",
+                    opening.code, settings.rule
+                )
+            })?;
+        }
+    }
+    if let Some((dir, _)) = &settings.records {
+        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    }
+    let total = settings.game_count();
+    let next = AtomicUsize::new(0);
+    let mut tally = Tally::default();
+    thread::scope(|scope| -> anyhow::Result<()> {
+        let (sender, receiver) = mpsc::channel();
+        for _ in 0..settings.threads.clamp(1, total.max(1)) {
+            let sender = sender.clone();
+            let next = &next;
+            scope.spawn(move || loop {
+                let index = next.fetch_add(1, Ordering::Relaxed);
+                if index >= total {
+                    break;
+                }
+                if sender.send(play_game(index, [a, b], settings)).is_err() {
+                    break;
+                }
+            });
+        }
+        drop(sender);
+        for report in receiver {
+            let report = report.inspect_err(|_| next.store(total, Ordering::Relaxed))?;
+            tally.add(&report);
+            on_game(&report);
+        }
+        Ok(())
+    })?;
+    Ok(tally)
+}
+
+/// The `selfplay` subcommand.
+pub fn run(args: SelfplayArgs) -> anyhow::Result<()> {
+    let openings = match &args.openings {
+        Some(path) => parse_openings(
+            &std::fs::read_to_string(path)
+                .with_context(|| format!("reading {}", path.display()))?,
+        )?,
+        None => parse_openings(RENJU_26)?,
+    };
+    let settings = MatchSettings {
+        rule: args.rule,
+        move_time: Duration::from_millis(args.move_time_ms),
+        grace: Duration::from_millis(args.grace_ms),
+        openings,
+        rounds: args.rounds,
+        max_games: args.games,
+        threads: args.threads,
+        records: args.records.clone().map(|dir| (dir, args.format)),
+    };
+    let total = settings.game_count();
+    println!("A = {}", args.a);
+    println!("B = {}", args.b);
+    println!(
+        "{total} games, {} rule, {} ms per move (+{} ms grace), {} at a time",
+        settings.rule.name(),
+        settings.move_time.as_millis(),
+        settings.grace.as_millis(),
+        settings.threads
+    );
+    let started = Instant::now();
+    let mut done = 0;
+    let tally = play_match(&args.a, &args.b, &settings, &mut |report| {
+        done += 1;
+        let outcome = match report.winner {
+            Some(side) => format!("{side:?} wins"),
+            None => "draw".to_string(),
+        };
+        println!(
+            "game {:>3}/{total} ({done} done)  {:<22} A {:<5}  {outcome}: {} after {} moves",
+            report.index + 1,
+            report.opening,
+            report.a_color.name(),
+            report.reason,
+            report.moves
+        );
+    })?;
+    print_summary(&tally, started.elapsed());
+    Ok(())
+}
+
+fn print_summary(tally: &Tally, elapsed: Duration) {
+    let (elo, low, high) = tally.elo();
+    let [bw, bd, bl] = tally.a_black;
+    println!(
+        "result: {} games in {:.1} s: A wins {}, draws {}, B wins {} (A as Black {bw}-{bd}-{bl}, as White {}-{}-{})",
+        tally.games(),
+        elapsed.as_secs_f64(),
+        tally.a_wins,
+        tally.draws,
+        tally.b_wins,
+        tally.a_wins - bw,
+        tally.draws - bd,
+        tally.b_wins - bl
+    );
+    println!(
+        "score A {:.1}%, Elo A-B {} (95% interval {} .. {})",
+        100.0 * tally.score(),
+        elo_text(elo),
+        elo_text(low),
+        elo_text(high)
+    );
+    if tally.faults.is_empty() {
+        println!("faults: none");
+    }
+    for ((side, category), count) in &tally.faults {
+        println!("faults: {side:?} lost {count} game(s) by {category}");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_26_openings_parse() {
+        let openings = parse_openings(RENJU_26).unwrap();
+        assert_eq!(openings.len(), 26);
+        assert_eq!(openings[0].code, "D1");
+        assert_eq!(openings[0].name, "Kansei 寒星");
+        assert_eq!(openings[25].code, "I13");
+        for opening in &openings {
+            assert_eq!(opening.moves.len(), 3, "{}", opening.code);
+            assert_eq!(opening.moves[0], Pos::CENTER);
+            let mut game = Game::new(Rule::Renju);
+            for &p in &opening.moves {
+                game.play(p).unwrap();
+            }
+        }
+        let bare = parse_openings("h8 h9\n# comment\n\nX1 j10 i9 k11\n").unwrap();
+        assert_eq!(bare[0].code, "#1");
+        assert_eq!(bare[0].moves.len(), 2);
+        assert_eq!(bare[1].code, "X1");
+        assert!(parse_openings("D1 Kansei\n").is_err());
+    }
+
+    #[test]
+    fn player_specs_parse_and_print() {
+        for text in [
+            "engine",
+            "engine:depth=4,time=200",
+            "engine:nodes=1000,hash=16",
+            "brain:/x/pbrain-y",
+        ] {
+            let spec: PlayerSpec = text.parse().unwrap();
+            assert_eq!(spec.to_string(), text);
+        }
+        assert!("engine:depth".parse::<PlayerSpec>().is_err());
+        assert!("engine:speed=3".parse::<PlayerSpec>().is_err());
+        assert!("engine:depth=x".parse::<PlayerSpec>().is_err());
+        assert!("brain:".parse::<PlayerSpec>().is_err());
+        assert!("human".parse::<PlayerSpec>().is_err());
+    }
+
+    #[test]
+    fn elo_and_interval() {
+        let tally = Tally {
+            a_wins: 60,
+            draws: 0,
+            b_wins: 40,
+            ..Tally::default()
+        };
+        let (elo, low, high) = tally.elo();
+        assert!((tally.score() - 0.6).abs() < 1e-12);
+        assert!((elo - 70.4).abs() < 0.1, "{elo}");
+        // Score 0.6 +- 1.96 * sqrt(0.24 / 100) = 0.504 .. 0.696.
+        assert!((low - elo_of(0.6 - 1.96 * 0.049)).abs() < 0.5, "{low}");
+        assert!((high - elo_of(0.6 + 1.96 * 0.049)).abs() < 0.5, "{high}");
+        assert_eq!(elo_of(0.5), 0.0);
+        assert_eq!(elo_text(elo_of(1.0)), "+inf");
+        let even = Tally {
+            draws: 10,
+            ..Tally::default()
+        };
+        assert_eq!(even.elo(), (0.0, 0.0, 0.0));
+    }
+}
