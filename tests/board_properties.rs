@@ -103,6 +103,8 @@ proptest! {
 mod reference {
     use super::*;
 
+    const DIRS: [(i32, i32); 4] = [(1, 0), (0, 1), (1, 1), (-1, 1)];
+
     #[derive(Clone)]
     pub struct Stones([[Option<Color>; 15]; 15]);
 
@@ -174,7 +176,8 @@ mod reference {
             }
         }
 
-        /// With black on (x, y): is there a real three along the direction?
+        /// With black on (x, y): is there a real three along the direction? Per the RIF
+        /// definition, the straight-four point must not make a five at the same time.
         fn real_three(&mut self, x: i32, y: i32, dx: i32, dy: i32) -> bool {
             for k in -4..=4 {
                 let (qx, qy) = (x + k * dx, y + k * dy);
@@ -184,13 +187,15 @@ mod reference {
                 self.set(qx, qy, Some(Color::Black));
                 let (fx, fy, length) = self.run(x, y, dx, dy);
                 let contains = (0..length as i32).any(|i| (fx + i * dx, fy + i * dy) == (qx, qy));
-                let ends_open = length == 4
+                let makes_five = DIRS.iter().any(|&(ex, ey)| self.run(qx, qy, ex, ey).2 == 5);
+                let straight_four = !makes_five
+                    && length == 4
                     && self.is_empty(fx - dx, fy - dy)
                     && !self.is_black(fx - 2 * dx, fy - 2 * dy)
                     && self.is_empty(fx + 4 * dx, fy + 4 * dy)
                     && !self.is_black(fx + 5 * dx, fy + 5 * dy);
                 self.set(qx, qy, None);
-                if contains && ends_open && self.judge(qx, qy).is_none() {
+                if contains && straight_four && self.judge(qx, qy).is_none() {
                     return true;
                 }
             }
@@ -198,7 +203,6 @@ mod reference {
         }
 
         pub fn judge(&mut self, x: i32, y: i32) -> Option<ForbiddenKind> {
-            const DIRS: [(i32, i32); 4] = [(1, 0), (0, 1), (1, 1), (-1, 1)];
             self.set(x, y, Some(Color::Black));
             let lengths: Vec<usize> = DIRS
                 .iter()

@@ -163,3 +163,54 @@ fn derived_labels_match_at_every_empty_point() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// 240 random crowded positions labelled point by point by an independent judge (the Piskvork
+/// renju judge as ported in the PyPI package `renju`; see the fixture's header).
+#[test]
+fn random_positions_match_the_piskvork_judge() {
+    let text = include_str!("fixtures/piskvork_judge_random.txt");
+    let mut lines = text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty());
+    let mut positions = 0;
+    let mut forbidden_seen = 0;
+    let mut failures = Vec::new();
+    while let Some(header) = lines.next() {
+        assert!(header.starts_with("position"), "{header}");
+        let rows: Vec<&str> = lines.by_ref().take(15).collect();
+        assert_eq!(lines.next(), Some("labels"));
+        let labels: Vec<&str> = lines.by_ref().take(15).collect();
+        let case = Case {
+            id: header.to_string(),
+            rows: rows.iter().map(|r| r.to_string()).collect(),
+            expects: Vec::new(),
+            complete: false,
+            derived: BTreeMap::new(),
+        };
+        let board = board_of(&case);
+        for p in Pos::all() {
+            let expected = labels[p.y() as usize].as_bytes()[p.x() as usize];
+            let actual = match board.forbidden_kind(p) {
+                None if board.is_empty(p) => b'0',
+                None => b'-',
+                Some(ForbiddenKind::DoubleThree) => b'1',
+                Some(ForbiddenKind::DoubleFour) => b'2',
+                Some(ForbiddenKind::Overline) => b'3',
+            };
+            forbidden_seen += usize::from(matches!(expected, b'1'..=b'3'));
+            if actual != expected {
+                failures.push(format!(
+                    "{header} {p}: judge {}, ours {}",
+                    expected as char, actual as char
+                ));
+            }
+        }
+        positions += 1;
+    }
+    assert_eq!(positions, 240);
+    assert!(
+        forbidden_seen > 1000,
+        "fixture has {forbidden_seen} forbidden points"
+    );
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

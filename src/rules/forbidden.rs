@@ -4,7 +4,10 @@
 //! overline, two or more fours (also two fours on one line, such as `X.X?X.X`), or two or more
 //! *real* threes are forbidden. A three is real only if some point that turns it into a straight
 //! four (exactly five at both ends) is itself not forbidden once the three is on the board: that
-//! check is the same judge, recursively, to any depth.
+//! check is the same judge, recursively, to any depth. Per the RIF definition of a three ("to which
+//! you, without at the same time a five in a row is made, can add one more stone to attain a
+//! straight four"), a straight-four point that would also make a five does not count either; the
+//! Piskvork/Gomocup judge and Rapfi read it the same way.
 //!
 //! Layer 3 marks the suspects (overline, two fours or two open threes, without a five); only those
 //! get the exact check, which places stones temporarily and restores the board.
@@ -12,6 +15,7 @@
 use super::board::Board;
 use super::line::LineShape;
 use super::pos::{Color, Pos, Rule, DIRECTIONS};
+use super::shape::Shape;
 use std::fmt;
 
 /// Why a Black move is forbidden in renju.
@@ -113,7 +117,7 @@ impl Board {
     }
 
     /// With a Black stone on `p`: does the line through `p` along `dir` hold a real three, that is,
-    /// an empty point that makes a straight four with `p` and is not itself forbidden?
+    /// an empty point that makes a straight four with `p`, makes no five, and is not forbidden?
     fn is_real_three(&mut self, p: Pos, dir: usize) -> bool {
         let step = DIRECTIONS[dir];
         for sign in [-1, 1] {
@@ -125,7 +129,10 @@ impl Board {
                 if !self.is_empty(q) {
                     continue;
                 }
-                if self.makes_straight_four(p, q, dir) && self.judge_suspect(q).is_none() {
+                if self.makes_straight_four(p, q, dir)
+                    && self.shape(q, Color::Black) != Shape::Five
+                    && self.judge_suspect(q).is_none()
+                {
                     return true;
                 }
             }
