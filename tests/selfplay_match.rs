@@ -142,3 +142,58 @@ fn misbehaving_brains_lose_and_the_match_goes_on() {
     ]);
     assert!(out.contains("faults: A lost 1 game(s) by crash"), "{out}");
 }
+
+#[test]
+fn tune_writes_weights_that_selfplay_can_load() {
+    let dir = scratch_dir("selfplay-tune");
+    let weights = dir.join("tuned.txt");
+    let output = Command::new(env!("CARGO_BIN_EXE_gobang-lab"))
+        .args([
+            "tune",
+            "--iterations",
+            "1",
+            "--pairs",
+            "1",
+            "--check-games",
+            "2",
+        ])
+        .args([
+            "--nodes",
+            "300",
+            "--params",
+            "own.OpenThree,opp.Four",
+            "--out",
+        ])
+        .arg(&weights)
+        .output()
+        .expect("run gobang-lab tune");
+    let out = String::from_utf8_lossy(&output.stdout).to_string();
+    assert!(output.status.success(), "{out}");
+    assert!(out.contains("iteration   1: plus vs minus"), "{out}");
+    assert!(
+        out.contains("check match, tuned vs start: 2 games"),
+        "{out}"
+    );
+    let tuned = gobang::engine::Weights::load(&weights).expect("a readable weights file");
+    let text = std::fs::read_to_string(&weights).expect("weights file");
+    assert!(
+        text.starts_with("# gobang-lab tune: SPSA over own.OpenThree, opp.Four"),
+        "{text}"
+    );
+    assert_ne!(tuned.own, [0; 14]);
+
+    let out = selfplay(&[
+        &format!("engine:nodes=300,weights={}", weights.display()),
+        "engine:nodes=300",
+        "--games",
+        "2",
+    ]);
+    assert!(out.contains("result: 2 games"), "{out}");
+    assert!(
+        out.contains(&format!(
+            "A = engine:nodes=300,weights={}",
+            weights.display()
+        )),
+        "{out}"
+    );
+}

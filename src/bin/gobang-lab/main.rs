@@ -5,6 +5,7 @@ mod bench;
 mod puzzles;
 mod rules_bench;
 mod selfplay;
+mod tune;
 
 use clap::{Parser, Subcommand};
 
@@ -28,6 +29,8 @@ enum Command {
     RulesBench(rules_bench::Args),
     /// Play a match between two engine configurations or Gomocup brains; print score and Elo.
     Selfplay(selfplay::SelfplayArgs),
+    /// Tune evaluation weights by SPSA self-play; write a weights file and a check-match result.
+    Tune(tune::TuneArgs),
 }
 
 fn main() -> anyhow::Result<()> {
@@ -36,5 +39,6 @@ fn main() -> anyhow::Result<()> {
         Command::Puzzles(args) => puzzles::run(&args),
         Command::RulesBench(args) => rules_bench::run(&args),
         Command::Selfplay(args) => selfplay::run(args),
+        Command::Tune(args) => tune::run(args),
     }
 }

@@ -7,7 +7,7 @@
 
 use anyhow::{bail, Context};
 use clap::Args;
-use gobang::engine::{Engine, Limits};
+use gobang::engine::{Engine, EngineOptions, Limits, Weights, DEFAULT_HASH_BYTES};
 use gobang::game::record::{GameRecord, RecordFormat};
 use gobang::game::{ForbiddenPolicy, Game};
 use gobang::protocol::gomocup::{format_move, parse_move};
@@ -34,7 +34,8 @@ const END_PATIENCE: Duration = Duration::from_millis(500);
 
 #[derive(Args, Debug)]
 pub struct SelfplayArgs {
-    /// Player A: `engine[:depth=N,nodes=N,time=MS,hash=MB]` or `brain:PATH` (a Gomocup brain)
+    /// Player A: `engine[:depth=N,nodes=N,time=MS,hash=MB,weights=FILE]` or `brain:PATH` (a
+    /// Gomocup brain executable)
     pub a: PlayerSpec,
     /// Player B, same forms as A
     pub b: PlayerSpec,
@@ -81,6 +82,13 @@ fn parse_format(text: &str) -> Result<RecordFormat, String> {
     }
 }
 
+/// Evaluation weights with the name they are shown under (a file name, or a tuner's label).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NamedWeights {
+    pub name: String,
+    pub weights: Box<Weights>,
+}
+
 /// An in-process engine configuration.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct EngineConfig {
@@ -88,8 +96,10 @@ pub struct EngineConfig {
     pub nodes: Option<u64>,
     /// Overrides the match's time per move.
     pub move_time: Option<Duration>,
-    /// Memory for the engine's tables, in MiB.
+    /// Memory for the transposition table, in MiB.
     pub hash_mb: Option<usize>,
+    /// Evaluation weights (default: the engine's built-in ones).
+    pub weights: Option<NamedWeights>,
 }
 
 /// Who plays.
@@ -115,7 +125,7 @@ impl FromStr for PlayerSpec {
             None if text == "engine" => "",
             _ => {
                 return Err(format!(
-                "'{text}' is not a player (engine[:depth=N,nodes=N,time=MS,hash=MB] or brain:PATH)"
+                "'{text}' is not a player (engine[:depth=N,nodes=N,time=MS,hash=MB,weights=FILE] or brain:PATH)"
             ))
             }
         };
@@ -134,6 +144,14 @@ impl FromStr for PlayerSpec {
                 "nodes" => config.nodes = Some(number(value)?),
                 "time" => config.move_time = Some(Duration::from_millis(number(value)?)),
                 "hash" => config.hash_mb = Some(number(value)?.try_into().unwrap_or(usize::MAX)),
+                "weights" => {
+                    let weights = Weights::load(Path::new(value))
+                        .map_err(|e| format!("engine option weights={value}: {e}"))?;
+                    config.weights = Some(NamedWeights {
+                        name: value.to_string(),
+                        weights: Box::new(weights),
+                    });
+                }
                 _ => return Err(format!("unknown engine option '{key}'")),
             }
         }
@@ -158,6 +176,9 @@ impl fmt::Display for PlayerSpec {
                 }
                 if let Some(hash) = config.hash_mb {
                     options.push(format!("hash={hash}"));
+                }
+                if let Some(weights) = &config.weights {
+                    options.push(format!("weights={}", weights.name));
                 }
                 if options.is_empty() {
                     write!(f, "engine")
@@ -263,12 +284,19 @@ struct EnginePlayer {
 
 impl EnginePlayer {
     fn new(config: &EngineConfig) -> EnginePlayer {
-        let mut engine = Engine::new();
-        if let Some(mb) = config.hash_mb {
-            engine.set_memory_limit(mb.saturating_mul(1 << 20));
-        }
+        let options = EngineOptions {
+            weights: config
+                .weights
+                .as_ref()
+                .map(|named| (*named.weights).clone())
+                .unwrap_or_default(),
+            hash_bytes: config
+                .hash_mb
+                .map_or(DEFAULT_HASH_BYTES, |mb| mb.saturating_mul(1 << 20)),
+            ..EngineOptions::default()
+        };
         EnginePlayer {
-            engine,
+            engine: Engine::with_options(options),
             config: config.clone(),
         }
     }
@@ -683,7 +711,8 @@ pub fn elo_of(score: f64) -> f64 {
     }
 }
 
-fn elo_text(elo: f64) -> String {
+/// An Elo figure for printing (`+35`, `0`, `-inf`).
+pub fn elo_text(elo: f64) -> String {
     if elo.is_infinite() {
         if elo > 0.0 { "+inf" } else { "-inf" }.to_string()
     } else if elo.abs() < 0.5 {
@@ -860,6 +889,9 @@ mod tests {
             assert_eq!(spec.to_string(), text);
         }
         assert!("engine:depth".parse::<PlayerSpec>().is_err());
+        assert!("engine:weights=/no/such/file"
+            .parse::<PlayerSpec>()
+            .is_err());
         assert!("engine:speed=3".parse::<PlayerSpec>().is_err());
         assert!("engine:depth=x".parse::<PlayerSpec>().is_err());
         assert!("brain:".parse::<PlayerSpec>().is_err());
