@@ -10,7 +10,7 @@
 //! The region of interest is every empty point within distance two along a line of an own stone or
 //! next to an opponent stone (the centre on an empty board). Black never gets a forbidden point.
 
-use crate::rules::{Board, Color, Pos, Shape, DIRECTIONS};
+use crate::rules::{Board, Color, LineShape, Pos, Shape, DIRECTIONS};
 
 /// What the side to move faces.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -47,25 +47,15 @@ fn threat_shape(board: &Board, color: Color, shape: Shape) -> bool {
     }
 }
 
-/// How many points give `color` a winning threat (open four, four-three, double four), without
+/// Whether `color` has a winning threat (open four, four-three or double four point), without
 /// Black's forbidden points and Black's four-threes whose three is not real.
-pub fn threat_count(board: &mut Board, color: Color) -> u32 {
-    let mut quick = board.shape_count(color, Shape::OpenFour) as u32
-        + board.shape_count(color, Shape::FourThree) as u32;
+pub fn has_threat(board: &mut Board, color: Color) -> bool {
+    let quick =
+        board.shape_count(color, Shape::OpenFour) + board.shape_count(color, Shape::FourThree);
     if !board.rule().has_forbidden(color) {
-        quick += board.shape_count(color, Shape::DoubleFour) as u32;
-        return quick;
+        return quick + board.shape_count(color, Shape::DoubleFour) > 0;
     }
-    if quick == 0 {
-        return 0;
-    }
-    let mut count = 0;
-    for p in Pos::all() {
-        if board.is_empty(p) && is_real_threat(board, color, p) {
-            count += 1;
-        }
-    }
-    count
+    quick > 0 && Pos::all().any(|p| board.is_empty(p) && is_real_threat(board, color, p))
 }
 
 /// Whether `color` playing on empty `p` threatens to win with a straight four next: an open four
@@ -162,7 +152,7 @@ pub fn analyse(board: &mut Board) -> Status {
         }
         _ => return Status::Lost,
     }
-    if threat_count(board, opp) > 0 {
+    if has_threat(board, opp) {
         Status::Threatened
     } else {
         Status::Quiet
@@ -205,6 +195,40 @@ pub fn generate(board: &mut Board, status: Status, out: &mut Vec<(Pos, i32)>) {
     }
 }
 
+/// Against an opponent's VCF (found by letting it move twice): the points of its line (its fours,
+/// our forced blocks, its five) and our own fours and threes. A defence must break that line or
+/// counter-attack; moves that do neither are left out.
+pub fn vcf_defences(board: &Board, line: &[Pos], out: &mut Vec<(Pos, i32)>) {
+    out.clear();
+    let me = board.side_to_move();
+    for &p in line {
+        if board.is_empty(p) && !marked_out(out, p) && is_playable(board, p) {
+            out.push((p, shape_score(board, p) + 2000));
+        }
+    }
+    for p in Pos::all() {
+        if board.is_empty(p)
+            && board.shape(p, me) >= Shape::OpenThree
+            && !marked_out(out, p)
+            && is_playable(board, p)
+        {
+            out.push((p, shape_score(board, p)));
+        }
+    }
+}
+
+/// Whether `color` has any point that makes a four.
+pub fn has_four_point(board: &Board, color: Color) -> bool {
+    [
+        Shape::Four,
+        Shape::FourThree,
+        Shape::OpenFour,
+        Shape::DoubleFour,
+    ]
+    .iter()
+    .any(|&s| board.shape_count(color, s) > 0)
+}
+
 /// Every empty point within distance two along a line of an own stone or next to an opponent
 /// stone, excluding Black's forbidden points.
 fn region_of_interest(board: &Board, out: &mut Vec<(Pos, i32)>) {
@@ -242,8 +266,8 @@ fn region_of_interest(board: &Board, out: &mut Vec<(Pos, i32)>) {
     }
 }
 
-/// Against a winning threat: the moves that leave the opponent the fewest threat points, and all
-/// own fours and threes.
+/// Against a winning threat: the moves that leave the opponent no threat, and all own fours and
+/// threes.
 fn defences(board: &mut Board, out: &mut Vec<(Pos, i32)>) {
     let me = board.side_to_move();
     let opp = me.opponent();
@@ -257,7 +281,11 @@ fn defences(board: &mut Board, out: &mut Vec<(Pos, i32)>) {
             marked[t.index()] = true;
             candidates.push(t);
         }
-        for &dir in &DIRECTIONS {
+        // Only the lines that make up the threat can be broken.
+        for (dir_index, &dir) in DIRECTIONS.iter().enumerate() {
+            if board.line_shape(t, opp, dir_index) < LineShape::Three {
+                continue;
+            }
             for distance in 1..=4 {
                 for sign in [-1, 1] {
                     let q = t.step(dir, sign * distance);
@@ -269,20 +297,14 @@ fn defences(board: &mut Board, out: &mut Vec<(Pos, i32)>) {
             }
         }
     }
-    let mut best_left = u32::MAX;
-    let mut blocks: Vec<(Pos, u32)> = Vec::with_capacity(candidates.len());
     for &q in &candidates {
         if !is_playable(board, q) {
             continue;
         }
         board.make_move(q);
-        let left = threat_count(board, opp);
+        let defends = !has_threat(board, opp);
         board.undo();
-        best_left = best_left.min(left);
-        blocks.push((q, left));
-    }
-    for &(q, left) in &blocks {
-        if left == best_left {
+        if defends {
             out.push((q, shape_score(board, q) + 2000));
         }
     }

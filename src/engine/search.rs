@@ -7,7 +7,9 @@
 //! `n` plies is `MATE - n` counted from the root.
 
 use super::eval::Evaluator;
-use super::movegen::{analyse, first_five_point, generate, is_playable, Status};
+use super::movegen::{
+    analyse, first_five_point, generate, has_four_point, is_playable, vcf_defences, Status,
+};
 use super::time::{TimeControl, CHECK_INTERVAL};
 use super::tt::{Bound, Table};
 use super::vcf::Vcf;
@@ -27,6 +29,10 @@ const MAX_PLY: usize = 120;
 const ROOT_VCF_FOURS: i32 = 100;
 /// Node budget of the VCF at the root.
 const ROOT_VCF_NODES: u64 = 2_000_000;
+/// Fours and nodes of the look for the opponent's VCF threat at inner nodes and at the root.
+const THREAT_VCF_FOURS: i32 = 16;
+const THREAT_VCF_NODES: u64 = 150;
+const ROOT_THREAT_NODES: u64 = 20_000;
 /// Fours and nodes of the VCF at the leaves of the main search.
 const LEAF_VCF_FOURS: i32 = 12;
 const LEAF_VCF_NODES: u64 = 80;
@@ -113,7 +119,9 @@ impl<'e, 'a> Searcher<'e, 'a> {
     pub fn run(&mut self, on_info: &mut dyn FnMut(&SearchInfo)) -> SearchResult {
         let status = analyse(&mut self.board);
         let mut root_moves = Vec::new();
-        generate(&mut self.board, status, &mut root_moves);
+        if !self.generate_defences(status, ROOT_THREAT_NODES, &mut root_moves) {
+            generate(&mut self.board, status, &mut root_moves);
+        }
         match status {
             Status::Win(p) => {
                 let value = MATE - 1;
@@ -369,7 +377,10 @@ impl<'e, 'a> Searcher<'e, 'a> {
             }
         }
         let mut moves = std::mem::take(&mut self.move_lists[ply]);
-        generate(&mut self.board, status, &mut moves);
+        let against_vcf = self.generate_defences(status, THREAT_VCF_NODES, &mut moves);
+        if !against_vcf {
+            generate(&mut self.board, status, &mut moves);
+        }
         if moves.is_empty() {
             self.move_lists[ply] = moves;
             // Black with nothing but forbidden points left nearby: count it as a loss.
@@ -392,7 +403,7 @@ impl<'e, 'a> Searcher<'e, 'a> {
         let original_alpha = alpha;
         let mut best_value = -INFINITY;
         let mut best_move = None;
-        let quiet_node = status == Status::Quiet;
+        let quiet_node = status == Status::Quiet && !against_vcf;
         for (index, &(p, order)) in moves.iter().enumerate() {
             let tactical = order >= 1 << 19 || self.is_tactical(p);
             self.board.make_move(p);
@@ -453,6 +464,37 @@ impl<'e, 'a> Searcher<'e, 'a> {
         best_value
     }
 
+    /// In a quiet position where the opponent, were it to move, would win by VCF: fills `moves`
+    /// with the defences against that line and returns true.
+    fn generate_defences(
+        &mut self,
+        status: Status,
+        budget: u64,
+        moves: &mut Vec<(Pos, i32)>,
+    ) -> bool {
+        let opp = self.board.side_to_move().opponent();
+        if status != Status::Quiet || !has_four_point(&self.board, opp) {
+            return false;
+        }
+        self.board.pass();
+        let found = self.vcf.solve(
+            &mut self.board,
+            THREAT_VCF_FOURS,
+            budget,
+            &mut self.clock,
+            self.nodes,
+        );
+        self.nodes += self.vcf.nodes();
+        self.board.undo();
+        match found {
+            Some(line) => {
+                vcf_defences(&self.board, &line, moves);
+                true
+            }
+            None => false,
+        }
+    }
+
     /// Whether playing `p` (side to move) makes a four or an open three, or stops one.
     fn is_tactical(&self, p: Pos) -> bool {
         let me = self.board.side_to_move();
@@ -463,14 +505,7 @@ impl<'e, 'a> Searcher<'e, 'a> {
     /// A leaf: a short VCF look for the side to move, else the static evaluation.
     fn leaf(&mut self, ply: usize) -> i32 {
         let me = self.board.side_to_move();
-        let has_fours = [
-            Shape::Four,
-            Shape::FourThree,
-            Shape::OpenFour,
-            Shape::DoubleFour,
-        ]
-        .iter()
-        .any(|&s| self.board.shape_count(me, s) > 0);
+        let has_fours = has_four_point(&self.board, me);
         if has_fours {
             let found = self.vcf.solve(
                 &mut self.board,
