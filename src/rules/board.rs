@@ -263,12 +263,6 @@ impl Board {
         shape::line_of(self.lines[p.index()][color.index()], dir)
     }
 
-    /// Layer 2 for all four directions at once, packed 4 bits per direction.
-    #[inline]
-    pub fn packed_lines(&self, p: Pos, color: Color) -> PackedLines {
-        self.lines[p.index()][color.index()]
-    }
-
     /// Layer 3: the combined shape a `color` stone on empty point `p` would make.
     #[inline]
     pub fn shape(&self, p: Pos, color: Color) -> Shape {
@@ -328,12 +322,6 @@ impl Board {
                     .collect()
             })
         })
-    }
-
-    /// Whether the stone on `p` made six or more in a row in some direction.
-    pub fn makes_overline(&self, p: Pos) -> bool {
-        self.stone(p)
-            .is_some_and(|color| (0..4).any(|dir| self.run_through(p, color, dir).1 >= 6))
     }
 
     /// Debug check: recomputes layers 2 and 3 and the counts from the stones and compares them with
