@@ -1,8 +1,9 @@
 //! Terminal mode: the board drawn with coordinates, the last move and Black's forbidden points,
 //! and one command per line (`h8` plays, `q` asks the engine, `w` undoes, `r` shows the record,
-//! `p` passes, `save`/`load`/`new`/`help`/`quit`). It reads any [`BufRead`] and writes any
-//! [`Write`], so it works the same on a terminal, on piped input and in tests. Box drawing is
-//! used when the locale is UTF-8, plain ASCII otherwise.
+//! `p` passes, `save`/`load`/`new`/`help`/`quit`). It reads any [`BufRead`] (on its own thread,
+//! so that the move clock can run out while nobody types) and writes any [`Write`], so it works
+//! the same on a terminal, on piped input and in tests. Box drawing is used when the locale is
+//! UTF-8, plain ASCII otherwise.
 
 use crate::engine::{Engine, Limits, SearchResult};
 use crate::game::clock::{MoveClock, DEFAULT_MOVE_TIME};
@@ -12,6 +13,7 @@ use crate::rules::{Color, Move, Pos, Rule, SIZE};
 use std::io::{self, BufRead, Write};
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
 /// How the terminal mode starts.
@@ -55,6 +57,9 @@ pub struct TuiArgs {
     /// Do not apply the per-move clock to the human player.
     #[arg(long)]
     pub no_clock: bool,
+    /// Seconds per move on the clock (default 15).
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    pub move_time: Option<Duration>,
     /// Seconds the engine thinks per move (default: the 15-second move clock).
     #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
     pub time: Option<Duration>,
@@ -83,9 +88,9 @@ impl TuiArgs {
             rule: self.rule,
             ascii: self.ascii || !locale_is_utf8(),
             clock: !self.no_clock,
+            move_time: self.move_time.unwrap_or(DEFAULT_MOVE_TIME),
             engine_time: self.time,
             load: self.file.clone(),
-            ..Options::default()
         }
     }
 }
@@ -227,8 +232,29 @@ struct Session<W: Write> {
     engine: Engine,
 }
 
-/// Runs the terminal mode until `quit` or the end of `input`.
-pub fn run(input: impl BufRead, output: impl Write, options: Options) -> io::Result<()> {
+/// Reads `input` line by line on its own thread. The thread ends at the end of the input or at
+/// the first read error (which is passed on); a thread still blocked on a terminal when the
+/// session ends is left behind and goes with the process.
+fn spawn_reader(input: impl BufRead + Send + 'static) -> Receiver<io::Result<String>> {
+    let (sender, receiver) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in input.lines() {
+            let failed = line.is_err();
+            if sender.send(line).is_err() || failed {
+                break;
+            }
+        }
+    });
+    receiver
+}
+
+/// Runs the terminal mode until `quit` or the end of `input`. While a player is on the clock the
+/// wait for their line ends at the deadline: they lose on time even if they type nothing.
+pub fn run(
+    input: impl BufRead + Send + 'static,
+    output: impl Write,
+    options: Options,
+) -> io::Result<()> {
     let mut clock = MoveClock::new(options.move_time);
     clock.set_enabled(options.clock);
     let mut session = Session {
@@ -249,9 +275,30 @@ pub fn run(input: impl BufRead, output: impl Write, options: Options) -> io::Res
         session.new_game(session.options.rule)?;
     }
     session.prompt()?;
-    for line in input.lines() {
+    let lines = spawn_reader(input);
+    loop {
+        let line = match session.deadline() {
+            Some(deadline) => {
+                match lines.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
+                    Ok(line) => Some(line),
+                    Err(RecvTimeoutError::Timeout) => {
+                        if session.check_clock(true)? {
+                            session.prompt()?;
+                        }
+                        continue;
+                    }
+                    Err(RecvTimeoutError::Disconnected) => None,
+                }
+            }
+            None => lines.recv().ok(),
+        };
+        // End of input: finish the prompt's line and leave.
+        let Some(line) = line else {
+            writeln!(session.out)?;
+            break;
+        };
         let line = line?;
-        session.check_clock()?;
+        session.check_clock(false)?;
         if !session.command(line.trim())? {
             break;
         }
@@ -309,12 +356,25 @@ impl<W: Write> Session<W> {
         }
     }
 
-    /// A player who answers after the clock ran out loses on time.
-    fn check_clock(&mut self) -> io::Result<()> {
+    /// When the player to move runs out of time, if the clock applies to them.
+    fn deadline(&self) -> Option<Instant> {
+        if self.game.is_over() || !self.clock.is_enabled() || !self.clock.is_running() {
+            return None;
+        }
+        let now = Instant::now();
+        Some(now + self.clock.remaining(now))
+    }
+
+    /// A player whose clock ran out loses on time; `waiting` says the prompt is still open (the
+    /// player typed nothing), so the message starts on a new line. Returns whether time ran out.
+    fn check_clock(&mut self, waiting: bool) -> io::Result<bool> {
         if !self.game.is_over() && self.clock.is_expired(Instant::now()) {
             let loser = self.game.side_to_move();
             self.game.lose_on_time(loser);
             self.clock.stop();
+            if waiting {
+                writeln!(self.out)?;
+            }
             writeln!(
                 self.out,
                 "{} took longer than {} s for the move.",
@@ -322,8 +382,9 @@ impl<W: Write> Session<W> {
                 self.clock.limit().as_secs_f64()
             )?;
             self.show()?;
+            return Ok(true);
         }
-        Ok(())
+        Ok(false)
     }
 
     /// Executes one command line; `false` ends the session.
@@ -527,7 +588,7 @@ fn looks_like_point(text: &str) -> bool {
 mod tests {
     use super::*;
 
-    fn session_output(script: &str, options: Options) -> String {
+    fn session_output(script: &'static str, options: Options) -> String {
         let mut out = Vec::new();
         run(script.as_bytes(), &mut out, options).unwrap();
         String::from_utf8(out).unwrap()
@@ -590,23 +651,23 @@ mod tests {
     }
 
     #[test]
-    fn expired_clock_loses_on_time() {
+    fn clock_runs_out_while_nobody_types() {
         let mut options = options();
         options.clock = true;
-        options.move_time = Duration::from_millis(1);
-        let input = io::Cursor::new("h8\n");
-        let mut out = Vec::new();
-        std::thread::sleep(Duration::from_millis(5));
-        // The clock starts with the game; the line arrives after it ran out.
+        options.move_time = Duration::from_millis(30);
+        // The only line arrives long after the clock ran out.
         let slow = SlowReader {
-            inner: input,
-            delay: Duration::from_millis(20),
+            inner: io::Cursor::new("h8\n"),
+            delay: Duration::from_millis(300),
         };
+        let mut out = Vec::new();
         run(io::BufReader::new(slow), &mut out, options).unwrap();
         let out = String::from_utf8(out).unwrap();
-        assert!(out.contains("Black took longer than 0.001 s"), "{out}");
+        let lost = out.find("Black> \nBlack took longer than 0.03 s for the move.");
+        let refused = out.find("game over> Not played: the game is over.");
+        assert!(lost.is_some() && lost < refused, "{out}");
         assert!(out.contains("White wins: time ran out"), "{out}");
-        assert!(out.contains("Not played: the game is over."), "{out}");
+        assert_eq!(out.matches("took longer").count(), 1, "{out}");
     }
 
     struct SlowReader<R> {

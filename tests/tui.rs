@@ -1,10 +1,13 @@
 //! The terminal mode driven by a script through the `gobang-tui` binary (play, engine move, undo,
-//! record, pass, save, load) and the locale-dependent drawing.
+//! record, pass, save, load), the move clock running out while nobody types, and the
+//! locale-dependent drawing.
 
 use gobang::game::record::GameRecord;
 use gobang::rules::{Move, Rule};
-use std::io::Write;
+use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
 
 fn run_tui(args: &[&str], env: &[(&str, &str)], script: &str) -> String {
     let mut command = Command::new(env!("CARGO_BIN_EXE_gobang-tui"));
@@ -102,4 +105,53 @@ fn startup_file_bad_rule_and_end_of_input() {
         .status()
         .unwrap();
     assert!(!status.success());
+}
+
+#[test]
+fn clock_flags_a_player_who_types_nothing() {
+    let started = Instant::now();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gobang-tui"))
+        .args(["--ascii", "--move-time", "0.3"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start gobang-tui");
+    // Stdin stays open and silent until the loss is printed; a watchdog ends a hung binary.
+    let stdin = child.stdin.take().expect("stdin");
+    let stdout = child.stdout.take().expect("stdout");
+    let (done, watchdog) = mpsc::channel::<()>();
+    let id = child.id();
+    let guard = std::thread::spawn(move || {
+        if watchdog.recv_timeout(Duration::from_secs(10)).is_err() {
+            let _ = Command::new("kill").arg(id.to_string()).status();
+        }
+    });
+    let mut seen = String::new();
+    let mut lines = BufReader::new(stdout).lines();
+    for line in lines.by_ref() {
+        let line = line.expect("output");
+        seen.push_str(&line);
+        seen.push('\n');
+        if line.contains("time ran out") {
+            break;
+        }
+    }
+    let flagged = started.elapsed();
+    drop(stdin);
+    let rest: Vec<String> = lines.map_while(Result::ok).collect();
+    let status = child.wait().expect("gobang-tui ends");
+    let _ = done.send(());
+    guard.join().expect("watchdog");
+    assert!(status.success(), "{status:?}\n{seen}");
+    assert!(
+        seen.contains("Black took longer than 0.3 s for the move."),
+        "{seen}"
+    );
+    assert!(seen.contains("White wins: time ran out."), "{seen}");
+    assert_eq!(rest, ["game over> "], "{seen}");
+    assert!(
+        flagged >= Duration::from_millis(300) && flagged < Duration::from_secs(3),
+        "{flagged:?}"
+    );
 }

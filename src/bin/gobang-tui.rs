@@ -13,7 +13,7 @@ struct Cli {
 
 fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
-    let stdin = std::io::stdin();
-    tui::run(stdin.lock(), std::io::stdout().lock(), cli.args.options())?;
+    let stdin = std::io::BufReader::new(std::io::stdin());
+    tui::run(stdin, std::io::stdout().lock(), cli.args.options())?;
     Ok(())
 }
