@@ -9,6 +9,7 @@ pub mod search;
 pub mod time;
 pub mod tt;
 pub mod vcf;
+pub mod vct;
 
 pub use eval::{Weights, WeightsError};
 
@@ -21,6 +22,7 @@ use std::time::Duration;
 use time::TimeControl;
 use tt::Table;
 use vcf::Vcf;
+use vct::Vct;
 
 /// The default time per move, in line with the 15-second clock.
 pub const DEFAULT_TURN_TIME: Duration = Duration::from_secs(15);
@@ -142,6 +144,7 @@ pub struct Engine {
     options: EngineOptions,
     tt: Table,
     vcf: Vcf,
+    vct: Vct,
     history: Box<[[i32; 256]; 2]>,
 }
 
@@ -160,6 +163,7 @@ impl Engine {
         Engine {
             tt: Table::new(options.hash_bytes),
             vcf: Vcf::new(),
+            vct: Vct::new(),
             history: Box::new([[0; 256]; 2]),
             options,
         }
@@ -178,6 +182,7 @@ impl Engine {
     pub fn clear(&mut self) {
         self.tt.clear();
         self.vcf.clear();
+        self.vct.clear();
         self.history.iter_mut().for_each(|h| h.fill(0));
     }
 
@@ -209,6 +214,7 @@ impl Engine {
             &mut self.tt,
             self.options.use_tt,
             &mut self.vcf,
+            &mut self.vct,
             &evaluator,
             &mut self.history,
             clock,

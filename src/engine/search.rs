@@ -13,6 +13,7 @@ use super::movegen::{
 use super::time::{TimeControl, CHECK_INTERVAL};
 use super::tt::{Bound, Table};
 use super::vcf::Vcf;
+use super::vct::Vct;
 use super::{Score, SearchInfo, SearchResult};
 use crate::rules::{Board, Pos, Shape};
 
@@ -29,6 +30,11 @@ const MAX_PLY: usize = 120;
 const ROOT_VCF_FOURS: i32 = 100;
 /// Node budget of the VCF at the root.
 const ROOT_VCF_NODES: u64 = 2_000_000;
+/// Attacker moves and node budget (per second of the move's time, and at most) of the VCT at
+/// the root.
+const ROOT_VCT_DEPTH: i32 = 10;
+const ROOT_VCT_NODES_PER_SECOND: f64 = 20_000.0;
+const ROOT_VCT_MAX_NODES: u64 = 200_000;
 /// Fours and nodes of the look for the opponent's VCF threat at inner nodes and at the root.
 const THREAT_VCF_FOURS: i32 = 16;
 const THREAT_VCF_NODES: u64 = 150;
@@ -54,6 +60,7 @@ pub struct Searcher<'e, 'a> {
     pub tt: &'e mut Table,
     pub use_tt: bool,
     pub vcf: &'e mut Vcf,
+    pub vct: &'e mut Vct,
     pub evaluator: &'e Evaluator,
     pub history: &'e mut [[i32; 256]; 2],
     pub clock: TimeControl<'a>,
@@ -71,6 +78,7 @@ impl<'e, 'a> Searcher<'e, 'a> {
         tt: &'e mut Table,
         use_tt: bool,
         vcf: &'e mut Vcf,
+        vct: &'e mut Vct,
         evaluator: &'e Evaluator,
         history: &'e mut [[i32; 256]; 2],
         clock: TimeControl<'a>,
@@ -81,6 +89,7 @@ impl<'e, 'a> Searcher<'e, 'a> {
             tt,
             use_tt,
             vcf,
+            vct,
             evaluator,
             history,
             clock,
@@ -172,6 +181,24 @@ impl<'e, 'a> Searcher<'e, 'a> {
                 return self.result(Some(line[0]), value, plies, line);
             }
             self.nodes += self.vcf.nodes();
+            // Then a bounded VCT, on a share of the time.
+            let budget = (self.clock.hard_limit().as_secs_f64() * ROOT_VCT_NODES_PER_SECOND) as u64;
+            let found = self.vct.solve(
+                &mut self.board,
+                self.vcf,
+                ROOT_VCT_DEPTH,
+                budget.min(ROOT_VCT_MAX_NODES),
+                &mut self.clock,
+                self.nodes,
+            );
+            self.nodes += self.vct.nodes();
+            if let Some((p, plies)) = found {
+                if !self.clock.stopped() {
+                    let value = MATE - plies as i32;
+                    on_info(&self.info(plies, value, &[p]));
+                    return self.result(Some(p), value, plies, vec![p]);
+                }
+            }
         }
         // A single reply is played at once; a short search still tells how it stands.
         let max_depth = if root_moves.len() == 1 {

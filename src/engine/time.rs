@@ -47,6 +47,11 @@ impl<'a> TimeControl<'a> {
         self.start.elapsed()
     }
 
+    /// The hard limit: the time after which the search is aborted.
+    pub fn hard_limit(&self) -> Duration {
+        self.hard
+    }
+
     /// Whether the search must end now (hard deadline, stop flag or node limit). Once true it
     /// stays true.
     pub fn check(&mut self, nodes: u64) -> bool {

@@ -17,12 +17,12 @@ pub struct Args {
 const POSITIONS: &[(Rule, &str)] = &[
     (Rule::Renju, "h8"),
     (Rule::Renju, "h8 i9 j8"),
+    (Rule::Renju, "h8 h9 i10"),
     (Rule::Renju, "h8 h9 j8 i7 j10 j9 i9"),
-    (Rule::Renju, "h8 i9 g7 g9 h9 h10 i8 j8 g8 f8"),
-    (Rule::Renju, "h8 i7 j6 g9 i9 i8 h9 j9 g10 f11 h10 h11"),
-    (Rule::Freestyle, "h8 i9 i8 g8 j7 k6 h10 j9 h9 h7 g10"),
-    (Rule::Standard, "h8 g9 i7 i9 j9 h10 j8 j6 k7 l6 h6"),
-    (Rule::Renju, "h8 i9 j10 i8 i10 k10 j9 j8 k8 h11 g12 l9 m10"),
+    (Rule::Renju, "h8 i9 g10 j8 g8 g9"),
+    (Rule::Renju, "h8 g9 i9 h10 g8 i7 f7"),
+    (Rule::Freestyle, "h8 i9 h9 h10 i8"),
+    (Rule::Standard, "h8 i8 g9 g7 h10"),
 ];
 
 fn board_of(rule: Rule, moves: &str) -> anyhow::Result<Board> {

@@ -1,0 +1,256 @@
+//! Bounded VCT: victory by continuous threats, on top of the VCF solver.
+//!
+//! The attacker plays fours, threes, or quiet moves after which it threatens a VCF; the defender
+//! answers every threat with all its defences (the blocks of a three and its own fours and threes,
+//! or the points of the threatened VCF line). A position where the attacker's last move left no
+//! threat fails. Iterative deepening on the number of attacker moves, with a table of failures.
+
+use super::movegen::{
+    analyse, generate, has_four_point, has_threat, is_playable, vcf_defences, Status,
+};
+use super::time::{TimeControl, CHECK_INTERVAL};
+use super::vcf::Vcf;
+use crate::rules::{Board, Pos, Shape};
+
+const TABLE_BITS: u32 = 16;
+/// Fours and nodes of the VCF looks inside the VCT.
+const VCF_FOURS: i32 = 20;
+const VCF_NODES: u64 = 400;
+/// Fours and nodes of the look for a VCF threat after a quiet attacker move.
+const THREAT_FOURS: i32 = 12;
+const THREAT_NODES: u64 = 120;
+
+/// The VCT solver with its table of failed positions.
+pub struct Vct {
+    keys: Vec<u64>,
+    depths: Vec<u8>,
+    nodes: u64,
+    budget: u64,
+    aborted: bool,
+}
+
+impl Default for Vct {
+    fn default() -> Vct {
+        Vct::new()
+    }
+}
+
+struct Run<'s, 'c, 'a> {
+    vcf: &'s mut Vcf,
+    clock: &'c mut TimeControl<'a>,
+    base_nodes: u64,
+}
+
+impl Vct {
+    pub fn new() -> Vct {
+        Vct {
+            keys: vec![0; 1 << TABLE_BITS],
+            depths: vec![0; 1 << TABLE_BITS],
+            nodes: 0,
+            budget: 0,
+            aborted: false,
+        }
+    }
+
+    pub fn clear(&mut self) {
+        self.keys.fill(0);
+        self.depths.fill(0);
+    }
+
+    /// Nodes (including VCF nodes) visited by the last [`Vct::solve`].
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// Looks for a VCT of the side to move with up to `max_depth` attacker moves within `budget`
+    /// nodes. Returns the first move and the plies to the five along the line found.
+    pub fn solve(
+        &mut self,
+        board: &mut Board,
+        vcf: &mut Vcf,
+        max_depth: i32,
+        budget: u64,
+        clock: &mut TimeControl,
+        base_nodes: u64,
+    ) -> Option<(Pos, u32)> {
+        self.nodes = 0;
+        self.budget = budget;
+        self.aborted = false;
+        let mut run = Run {
+            vcf,
+            clock,
+            base_nodes,
+        };
+        for depth in 1..=max_depth {
+            let mut first = None;
+            if let Some(plies) = self.attack(board, depth, &mut first, &mut run) {
+                return first.map(|p| (p, plies));
+            }
+            if self.aborted {
+                break;
+            }
+        }
+        None
+    }
+
+    fn slot(&self, key: u64) -> usize {
+        (key >> (64 - TABLE_BITS)) as usize
+    }
+
+    fn tick(&mut self, run: &mut Run) -> bool {
+        self.nodes += 1;
+        if (self.nodes % CHECK_INTERVAL == 0 && run.clock.check(run.base_nodes + self.nodes))
+            || self.nodes >= self.budget
+        {
+            self.aborted = true;
+        }
+        self.aborted
+    }
+
+    /// A VCF of the side to move: its first move and plies to the five.
+    fn vcf(&mut self, board: &mut Board, run: &mut Run) -> Option<(Pos, u32)> {
+        let found = run.vcf.solve(
+            board,
+            VCF_FOURS,
+            VCF_NODES,
+            run.clock,
+            run.base_nodes + self.nodes,
+        );
+        self.nodes += run.vcf.nodes();
+        found.and_then(|line| line.first().map(|&p| (p, run.vcf.win_plies())))
+    }
+
+    /// The attacker (side to move) threatens; returns the plies to its five if it wins.
+    fn attack(
+        &mut self,
+        board: &mut Board,
+        depth: i32,
+        first: &mut Option<Pos>,
+        run: &mut Run,
+    ) -> Option<u32> {
+        if self.tick(run) {
+            return None;
+        }
+        let status = analyse(board);
+        match status {
+            Status::Win(p) => {
+                *first = Some(p);
+                return Some(1);
+            }
+            Status::Lost => return None,
+            _ => {}
+        }
+        let key = board.hash();
+        let slot = self.slot(key);
+        if self.keys[slot] == key && self.depths[slot] as i32 >= depth {
+            return None;
+        }
+        let result = self.attack_moves(board, depth, status, first, run);
+        if result.is_none() && !self.aborted {
+            self.keys[slot] = key;
+            self.depths[slot] = depth.clamp(0, 255) as u8;
+        }
+        result
+    }
+
+    fn attack_moves(
+        &mut self,
+        board: &mut Board,
+        depth: i32,
+        status: Status,
+        first: &mut Option<Pos>,
+        run: &mut Run,
+    ) -> Option<u32> {
+        let me = board.side_to_move();
+        if has_four_point(board, me) {
+            if let Some((p, plies)) = self.vcf(board, run) {
+                *first = Some(p);
+                return Some(plies);
+            }
+        }
+        if depth <= 1 || self.aborted {
+            return None;
+        }
+        let opp = me.opponent();
+        let mut moves: Vec<Pos> = Vec::new();
+        if let Status::Forced(block) = status {
+            moves.push(block);
+        } else if !has_threat(board, opp) {
+            // Fours and threes, then moves that make a closed three and may threaten a VCF; the
+            // defender's side decides whether a threat was made.
+            let mut candidates = Vec::new();
+            generate(board, Status::Quiet, &mut candidates);
+            candidates.retain(|m| board.shape(m.0, me) >= Shape::Three);
+            candidates.sort_by_key(|m| std::cmp::Reverse((board.shape(m.0, me), m.1)));
+            moves.extend(candidates.iter().map(|m| m.0));
+        } else {
+            // Against the defender's own threat only fours work, and the VCF found none.
+            return None;
+        }
+        for p in moves {
+            board.make_move(p);
+            let result = self.defend(board, depth, run);
+            board.undo();
+            if let Some(plies) = result {
+                *first = Some(p);
+                return Some(plies + 1);
+            }
+            if self.aborted {
+                break;
+            }
+        }
+        None
+    }
+
+    /// The defender (side to move) answers; returns the plies to the attacker's five if every
+    /// defence loses.
+    fn defend(&mut self, board: &mut Board, depth: i32, run: &mut Run) -> Option<u32> {
+        if self.tick(run) {
+            return None;
+        }
+        let status = analyse(board);
+        let mut moves = Vec::new();
+        match status {
+            Status::Win(_) => return None,
+            Status::Lost => return Some(2),
+            Status::Forced(block) => moves.push((block, 0)),
+            Status::Threatened => generate(board, status, &mut moves),
+            Status::Quiet => {
+                board.pass();
+                let line = if has_four_point(board, board.side_to_move()) {
+                    let found = run.vcf.solve(
+                        board,
+                        THREAT_FOURS,
+                        THREAT_NODES,
+                        run.clock,
+                        run.base_nodes + self.nodes,
+                    );
+                    self.nodes += run.vcf.nodes();
+                    found
+                } else {
+                    None
+                };
+                board.undo();
+                match line {
+                    Some(line) => vcf_defences(board, &line, &mut moves),
+                    None => return None,
+                }
+            }
+        }
+        let mut longest = 0;
+        for (p, _) in moves {
+            if !is_playable(board, p) {
+                continue;
+            }
+            board.make_move(p);
+            let mut ignored = None;
+            let result = self.attack(board, depth - 1, &mut ignored, run);
+            board.undo();
+            match result {
+                Some(plies) => longest = longest.max(plies + 1),
+                None => return None,
+            }
+        }
+        Some(longest.max(2))
+    }
+}
