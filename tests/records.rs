@@ -70,6 +70,44 @@ fn every_sample_loads_and_replays() {
 }
 
 #[test]
+fn chinese_text_is_decoded_and_written_as_utf8() {
+    // UTF-8 without CA, GBK without CA (guessed), GBK declared as CA[gb2312].
+    for name in [
+        "zjrenju_test6.sgf",
+        "zjrenju_test6_gbk.sgf",
+        "zjrenju_test6_gb2312.sgf",
+    ] {
+        let record = GameRecord::load(fixture(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(record.date.as_deref(), Some("2024年04月25日"), "{name}");
+        assert_eq!(
+            notation(&record),
+            "h8 i9 i7 g9 j7 g8 j9 g7 g6 h10",
+            "{name}"
+        );
+        let bytes = record.write(RecordFormat::Sgf).unwrap();
+        let text = String::from_utf8(bytes.clone()).expect("SGF is written as UTF-8");
+        assert!(
+            text.contains("CA[UTF-8]") && text.contains("DT[2024年04月25日]"),
+            "{text}"
+        );
+        assert_eq!(
+            GameRecord::parse(&bytes, RecordFormat::Sgf).unwrap(),
+            record
+        );
+    }
+    // A GBK file mislabelled as UTF-8 keeps its moves; the text is replaced, not refused.
+    let gbk = std::fs::read(fixture("zjrenju_test6_gb2312.sgf")).unwrap();
+    let at = gbk
+        .windows(10)
+        .position(|w| w == b"CA[gb2312]")
+        .expect("CA");
+    let bytes = [&gbk[..at], b"CA[UTF-8]", &gbk[at + 10..]].concat();
+    let record = GameRecord::parse(&bytes, RecordFormat::Sgf).unwrap();
+    assert_eq!(record.moves.len(), 10);
+    assert!(record.date.is_some_and(|d| d.contains('\u{fffd}')));
+}
+
+#[test]
 fn malformed_corpus_fails_with_clear_reasons() {
     let cases = [
         (

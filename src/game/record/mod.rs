@@ -10,6 +10,7 @@ mod text;
 
 use super::{EndReason, ForbiddenPolicy, Game, GameResult, MoveError};
 use crate::rules::{Color, Move, Rule};
+use encoding_rs::Encoding;
 use std::fmt;
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Read, Write};
@@ -352,10 +353,24 @@ pub(crate) fn color_of(index: usize) -> Color {
     }
 }
 
-/// Text from a file in an unknown encoding: UTF-8 when it is, otherwise each invalid sequence is
-/// replaced (GB2312/GBK text from old renju programs comes out lossy but never fails).
+/// The encoding of text in a file that does not say: UTF-8 when all of `bytes` is valid UTF-8,
+/// otherwise GBK (the superset of GB2312 that Chinese renju programs write).
+pub(crate) fn guess_encoding(bytes: &[u8]) -> &'static Encoding {
+    if std::str::from_utf8(bytes).is_ok() {
+        encoding_rs::UTF_8
+    } else {
+        encoding_rs::GBK
+    }
+}
+
+/// `bytes` in `encoding`; sequences invalid in it become U+FFFD, so decoding never fails.
+pub(crate) fn decode_as(bytes: &[u8], encoding: &'static Encoding) -> String {
+    encoding.decode_without_bom_handling(bytes).0.into_owned()
+}
+
+/// Text in an unknown encoding: UTF-8 when it is valid UTF-8, otherwise GBK.
 pub(crate) fn decode_text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
+    decode_as(bytes, guess_encoding(bytes))
 }
 
 fn read_capped(path: &Path) -> Result<Vec<u8>, RecordError> {

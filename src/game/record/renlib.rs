@@ -3,10 +3,11 @@
 //! bytes of extended flags and by NUL-terminated comment and board-text payloads. `pos` is
 //! `x + 16 * y` with `x` 1..15 the column and `y` 0..14 the row from the top; 0 is the root or a
 //! pass. A node flagged RIGHT ends a line, so the main line (first child at every branch) is the
-//! run of nodes up to the first such node. The rest of the tree is checked and skipped.
+//! run of nodes up to the first such node. The rest of the tree is checked and skipped. Comments
+//! are GBK, or Windows-1252 when they are not valid GBK.
 
 use super::{
-    decode_text, too_many_moves, GameRecord, Location, RecordError, RecordFormat, RecordedMove,
+    decode_as, too_many_moves, GameRecord, Location, RecordError, RecordFormat, RecordedMove,
     MAX_MOVES,
 };
 use crate::rules::{Move, Pos, Rule};
@@ -55,6 +56,16 @@ fn payload(bytes: &[u8], at: &mut usize, what: &str) -> Result<Vec<u8>, RecordEr
             return Ok(text);
         }
         text.push(chunk[1]);
+    }
+}
+
+/// RenLib is a Windows program that stores comments in the "ANSI" code page of the machine that
+/// wrote them: GBK for the Chinese libraries that are most common today, Windows-1252 for the
+/// Western ones (text that is not valid GBK).
+fn decode_comment(bytes: &[u8]) -> String {
+    match encoding_rs::GBK.decode_without_bom_handling_and_without_replacement(bytes) {
+        Some(text) => text.into_owned(),
+        None => decode_as(bytes, encoding_rs::WINDOWS_1252),
     }
 }
 
@@ -134,7 +145,7 @@ pub(super) fn parse(bytes: &[u8]) -> Result<GameRecord, RecordError> {
             ));
         }
         let comment = if flags & COMMENT != 0 {
-            Some(decode_text(&payload(bytes, &mut at, "comment")?))
+            Some(decode_comment(&payload(bytes, &mut at, "comment")?))
         } else {
             None
         };
@@ -187,6 +198,17 @@ mod tests {
             .collect();
         assert_eq!(moves, ["h8", "h9", "j10"]);
         assert_eq!(record.moves[1].comment.as_deref(), Some("hi"));
+    }
+
+    #[test]
+    fn comments_are_gbk_or_windows_1252() {
+        // h8 "黑先" in GBK, h9 "Jö" in Windows-1252 (not valid GBK).
+        let bytes = library(&[
+            0x78, COMMENT, 0xba, 0xda, 0xcf, 0xc8, 0, 0, 0x68, COMMENT, b'J', 0xf6, 0, 0,
+        ]);
+        let record = GameRecord::parse(&bytes, RecordFormat::RenLib).unwrap();
+        assert_eq!(record.moves[0].comment.as_deref(), Some("黑先"));
+        assert_eq!(record.moves[1].comment.as_deref(), Some("Jö"));
     }
 
     #[test]

@@ -1,14 +1,17 @@
 //! SGF (FF[4]) for gomoku and renju: written as `GM[4]`, read also from the `GM[1]` and `GM[5]`
 //! files other renju programs write. Only the main line is imported (the first variation at each
 //! branch); other variations are checked for balanced brackets and skipped. Per-move thinking time
-//! is kept in the private property `TU` (milliseconds).
+//! is kept in the private property `TU` (milliseconds). Text is read in the root's `CA[]` charset
+//! when it names one, else as UTF-8 when the whole file is valid UTF-8, else as GBK (GB2312 files
+//! from Chinese renju programs often carry no `CA`); it is always written as UTF-8, `CA[UTF-8]`.
 
 use super::{
-    color_of, decode_text, too_many_moves, GameRecord, Location, RecordError, RecordFormat,
-    RecordedMove, MAX_MOVES,
+    color_of, decode_as, decode_text, guess_encoding, too_many_moves, GameRecord, Location,
+    RecordError, RecordFormat, RecordedMove, MAX_MOVES,
 };
 use crate::game::{EndReason, GameResult};
 use crate::rules::{Color, Move, Pos, Rule};
+use encoding_rs::Encoding;
 
 /// One property with its (unescaped) values and the byte offset of its identifier.
 struct Property {
@@ -214,8 +217,8 @@ impl<'a> Parser<'a> {
     }
 }
 
-fn text_value(value: &[u8]) -> Option<String> {
-    let text = decode_text(value);
+fn text_value(value: &[u8], encoding: &'static Encoding) -> Option<String> {
+    let text = decode_as(value, encoding);
     let text = text.trim();
     (!text.is_empty()).then(|| text.to_string())
 }
@@ -263,8 +266,18 @@ fn first_value(property: &Property) -> &[u8] {
     property.values.first().map(Vec::as_slice).unwrap_or(&[])
 }
 
+/// The charset the root node's `CA[]` names, if it names one `encoding_rs` knows.
+fn declared_encoding(root: &Node) -> Option<&'static Encoding> {
+    let charset = root.iter().find(|property| property.ident == "CA")?;
+    Encoding::for_label(decode_text(first_value(charset)).trim().as_bytes())
+}
+
 pub(super) fn parse(bytes: &[u8]) -> Result<GameRecord, RecordError> {
     let nodes = Parser { bytes, pos: 0 }.main_line()?;
+    let encoding = nodes
+        .first()
+        .and_then(declared_encoding)
+        .unwrap_or_else(|| guess_encoding(bytes));
     let mut record = GameRecord::default();
     let mut game_comment: Option<String> = None;
     for node in &nodes {
@@ -308,7 +321,7 @@ pub(super) fn parse(bytes: &[u8]) -> Result<GameRecord, RecordError> {
                     };
                     node_move = Some(RecordedMove::new(mv));
                 }
-                "C" => node_comment = Some(decode_text(value)).filter(|c| !c.is_empty()),
+                "C" => node_comment = Some(decode_as(value, encoding)).filter(|c| !c.is_empty()),
                 "TU" => {
                     let text = decode_text(value);
                     node_time = Some(text.trim().parse().map_err(|_| {
@@ -349,9 +362,9 @@ pub(super) fn parse(bytes: &[u8]) -> Result<GameRecord, RecordError> {
                         ),
                     ))
                 }
-                "PB" => record.black = text_value(value),
-                "PW" => record.white = text_value(value),
-                "DT" => record.date = text_value(value),
+                "PB" => record.black = text_value(value, encoding),
+                "PW" => record.white = text_value(value, encoding),
+                "DT" => record.date = text_value(value, encoding),
                 "RE" => record.result = parse_result(value),
                 "RU" => record.rule = parse_rule(value).unwrap_or(record.rule),
                 _ => {}
@@ -538,10 +551,23 @@ mod tests {
     }
 
     #[test]
-    fn non_utf8_text_is_read_lossily() {
-        let bytes = b"(;CA[gb2312]PB[\xc0\xee\xcb\xc4]C[\xff\xfe];B[hh])";
-        let record = GameRecord::parse(bytes, RecordFormat::Sgf).unwrap();
-        assert!(record.black.is_some());
-        assert_eq!(record.moves.len(), 1);
+    fn text_is_read_in_the_declared_or_guessed_charset() {
+        // "李四" and "黑胜" in GBK; the same file without CA, and with a Latin-1 declaration.
+        let gbk = b"(;CA[gb2312]PB[\xc0\xee\xcb\xc4]C[\xba\xda\xca\xa4];B[hh])";
+        let record = GameRecord::parse(gbk, RecordFormat::Sgf).unwrap();
+        assert_eq!(record.black.as_deref(), Some("李四"));
+        assert_eq!(record.comment.as_deref(), Some("黑胜"));
+        let guessed = b"(;PB[\xc0\xee\xcb\xc4];B[hh])";
+        let record = GameRecord::parse(guessed, RecordFormat::Sgf).unwrap();
+        assert_eq!(record.black.as_deref(), Some("李四"));
+        let latin1 = b"(;CA[ISO-8859-1]PB[J\xf6rgen];B[hh])";
+        let record = GameRecord::parse(latin1, RecordFormat::Sgf).unwrap();
+        assert_eq!(record.black.as_deref(), Some("Jörgen"));
+        // Bytes invalid in the declared charset are replaced, never refused.
+        let bad = b"(;CA[UTF-8]PB[\xff\xfe];B[hh])";
+        let record = GameRecord::parse(bad, RecordFormat::Sgf).unwrap();
+        assert_eq!(record.black.as_deref(), Some("\u{fffd}\u{fffd}"));
+        let written = String::from_utf8(record.write(RecordFormat::Sgf).unwrap()).unwrap();
+        assert!(written.contains("CA[UTF-8]"), "{written}");
     }
 }
