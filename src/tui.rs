@@ -215,6 +215,8 @@ Commands (one per line):
   w             take back the last move
   p             pass (two passes in a row draw)
   r             show the record
+  resign        the side to move resigns
+  draw          end the game in a draw both players agreed to
   save FILE     save the game (.sgf, .psq or .txt)
   load FILE     load a game (.sgf, .psq, .lib or .txt)
   new [RULE]    new game (renju, standard or freestyle)
@@ -401,6 +403,7 @@ impl<W: Write> Session<W> {
             "w" | "undo" => self.undo()?,
             "p" | "pass" => self.play(Move::Pass, None)?,
             "r" | "record" => self.show_record()?,
+            "resign" | "draw" => self.end_by_players(word.eq_ignore_ascii_case("draw"))?,
             "board" | "b" => self.show()?,
             "save" => self.save(rest)?,
             "load" => self.load(rest)?,
@@ -484,6 +487,20 @@ impl<W: Write> Session<W> {
         )?;
         let mv = result.best_move.map_or(Move::Pass, Move::Place);
         self.play(mv, Some(spent.as_millis() as u64))
+    }
+
+    /// Ends the game by the players' decision: an agreed draw, or the side to move resigns.
+    fn end_by_players(&mut self, draw: bool) -> io::Result<()> {
+        if self.game.is_over() {
+            return writeln!(self.out, "The game is already over.");
+        }
+        if draw {
+            self.game.agree_draw();
+        } else {
+            self.game.resign(self.game.side_to_move());
+        }
+        self.clock.stop();
+        self.show()
     }
 
     fn undo(&mut self) -> io::Result<()> {
@@ -648,6 +665,19 @@ mod tests {
         assert!(out.contains("Not played: h8 is already occupied."), "{out}");
         assert!(out.contains("save needs a file name"), "{out}");
         assert!(out.contains("Cannot tell the format of 'x.doc'"), "{out}");
+    }
+
+    #[test]
+    fn players_agree_a_draw_or_resign() {
+        let out = session_output("h8\ndraw\ndraw\nr\nw\nResign\nr\n", options());
+        assert!(
+            out.contains("Draw: agreed by the players. Type new"),
+            "{out}"
+        );
+        assert!(out.contains("The game is already over."), "{out}");
+        assert!(out.contains("Result: Draw: agreed by the players"), "{out}");
+        assert!(out.contains("Took back h8."), "{out}");
+        assert!(out.contains("Result: White wins: resignation"), "{out}");
     }
 
     #[test]

@@ -24,6 +24,8 @@ pub enum EndReason {
     BothPassed,
     /// The board is full: a draw.
     BoardFull,
+    /// The players agreed to a draw.
+    Agreement,
 }
 
 impl fmt::Display for EndReason {
@@ -35,6 +37,7 @@ impl fmt::Display for EndReason {
             EndReason::Resignation => write!(f, "resignation"),
             EndReason::BothPassed => write!(f, "both players passed"),
             EndReason::BoardFull => write!(f, "the board is full"),
+            EndReason::Agreement => write!(f, "agreed by the players"),
         }
     }
 }
@@ -253,6 +256,16 @@ impl Game {
         }
     }
 
+    /// Ends the game in a draw the players agreed to.
+    pub fn agree_draw(&mut self) {
+        if !self.is_over() {
+            self.result = Some(GameResult {
+                winner: None,
+                reason: EndReason::Agreement,
+            });
+        }
+    }
+
     /// Takes back the last move (and reopens the game if it had ended).
     pub fn undo(&mut self) -> Option<Move> {
         let mv = self.board.undo()?;
@@ -340,6 +353,11 @@ mod tests {
         game.undo();
         assert!(!game.is_over());
         assert_eq!(game.side_to_move(), Color::Black);
+        game.agree_draw();
+        let result = game.result().unwrap();
+        assert_eq!((result.winner, result.reason), (None, EndReason::Agreement));
+        assert_eq!(result.to_string(), "Draw: agreed by the players");
+        assert_eq!(game.pass(), Err(MoveError::GameOver));
     }
 
     #[test]

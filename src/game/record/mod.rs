@@ -239,8 +239,8 @@ impl GameRecord {
     }
 
     /// Replays the record under its rule, checking every move. A forbidden move by Black is
-    /// accepted only as the losing last move; a resignation or loss on time in the record ends
-    /// the game the same way. The returned game refuses forbidden moves from then on.
+    /// accepted only as the losing last move; a resignation, loss on time or agreed draw in the
+    /// record ends the game the same way. The returned game refuses forbidden moves from then on.
     pub fn to_game(&self) -> Result<Game, RecordError> {
         let mut game = Game::new(self.rule).with_forbidden_policy(ForbiddenPolicy::Lose);
         for (index, recorded) in self.moves.iter().enumerate() {
@@ -260,6 +260,7 @@ impl GameRecord {
             match (result.winner, result.reason) {
                 (Some(winner), EndReason::Resignation) => game.resign(winner.opponent()),
                 (Some(winner), EndReason::Timeout) => game.lose_on_time(winner.opponent()),
+                (None, EndReason::Agreement) => game.agree_draw(),
                 _ => {}
             }
         }

@@ -226,9 +226,11 @@ fn text_value(value: &[u8], encoding: &'static Encoding) -> Option<String> {
 fn parse_result(value: &[u8]) -> Option<GameResult> {
     let text = decode_text(value).trim().to_ascii_uppercase();
     if text == "0" || text == "DRAW" || text == "D" {
-        // A draw by agreement has no reason in [`EndReason`]; a full board or two passes are
-        // recovered from the moves.
-        return None;
+        // A full board or two passes are recovered from the moves by `refine_result`.
+        return Some(GameResult {
+            winner: None,
+            reason: EndReason::Agreement,
+        });
     }
     let (winner, rest) = if let Some(rest) = text.strip_prefix("B+") {
         (Color::Black, rest)
@@ -413,7 +415,10 @@ fn result_value(result: GameResult) -> String {
                 EndReason::Resignation => "R",
                 EndReason::Timeout => "T",
                 EndReason::Forbidden(_) => "F",
-                EndReason::Five | EndReason::BothPassed | EndReason::BoardFull => "",
+                EndReason::Five
+                | EndReason::BothPassed
+                | EndReason::BoardFull
+                | EndReason::Agreement => "",
             };
             format!("{side}+{reason}")
         }
@@ -537,17 +542,22 @@ mod tests {
         for (winner, reason, value) in [
             (Some(Color::Black), EndReason::Resignation, "B+R"),
             (Some(Color::White), EndReason::Timeout, "W+T"),
+            (None, EndReason::Agreement, "0"),
         ] {
             record.result = Some(GameResult { winner, reason });
             let bytes = record.write(RecordFormat::Sgf).unwrap();
             let text = String::from_utf8(bytes.clone()).unwrap();
             assert!(text.contains(&format!("RE[{value}]")), "{text}");
             assert!(text.starts_with("(;FF[4]GM[4]"), "{text}");
-            assert_eq!(
-                GameRecord::parse(&bytes, RecordFormat::Sgf).unwrap(),
-                record
-            );
+            let read = GameRecord::parse(&bytes, RecordFormat::Sgf).unwrap();
+            assert_eq!(read, record);
+            assert_eq!(read.to_game().unwrap().result(), record.result);
         }
+        let draw = GameRecord::parse(b"(;RE[Draw];B[hh];W[ii])", RecordFormat::Sgf).unwrap();
+        assert_eq!(draw.result.map(|r| r.reason), Some(EndReason::Agreement));
+        // Two passes prove how the draw came about.
+        let passed = GameRecord::parse(b"(;RE[0];B[hh];W[];B[])", RecordFormat::Sgf).unwrap();
+        assert_eq!(passed.result.map(|r| r.reason), Some(EndReason::BothPassed));
     }
 
     #[test]
