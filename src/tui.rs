@@ -586,6 +586,13 @@ impl<W: Write> Session<W> {
                     record.moves.len(),
                     record.rule.name()
                 )?;
+                if let Some(tree) = &record.tree {
+                    writeln!(
+                        self.out,
+                        "The file holds {} lines of play; its main line is loaded.",
+                        tree.leaves().count()
+                    )?;
+                }
                 self.show()
             }
             Err(error) => writeln!(self.out, "Not loaded: {error}."),

@@ -70,6 +70,41 @@ fn every_sample_loads_and_replays() {
 }
 
 #[test]
+fn renlib_tree_keeps_every_variation() {
+    let record = GameRecord::load(fixture("renlib_v3.lib")).unwrap();
+    let tree = record
+        .tree
+        .as_ref()
+        .expect("a RenLib record keeps its tree");
+    // 1025 nodes in the file: the root and 1024 moves, none merged; 457 lines end in a leaf.
+    assert_eq!(tree.len(), 1024);
+    assert_eq!(tree.main_line(), record.move_list());
+    let lines: Vec<Vec<Move>> = tree.leaves().map(|leaf| tree.line(leaf)).collect();
+    assert_eq!(lines.len(), 457);
+    let main_line = notation(&record);
+    let to_text = |line: &[Move]| {
+        line.iter()
+            .map(|&m| move_notation(m))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let second = format!("{} g6 h5", main_line.split(" g13").next().unwrap());
+    assert_eq!(to_text(&lines[1]), second);
+    // Every variation is a legal renju game.
+    for line in &lines {
+        let mut variation = GameRecord::new(Rule::Renju);
+        variation.moves = line.iter().copied().map(RecordedMove::new).collect();
+        variation
+            .to_game()
+            .unwrap_or_else(|e| panic!("{}: {e}", to_text(line)));
+    }
+    // Formats without a tree keep the main line.
+    let sgf = record.write(RecordFormat::Sgf).unwrap();
+    let read = GameRecord::parse(&sgf, RecordFormat::Sgf).unwrap();
+    assert_eq!((read.move_list(), read.tree), (record.move_list(), None));
+}
+
+#[test]
 fn chinese_text_is_decoded_and_written_as_utf8() {
     // UTF-8 without CA, GBK without CA (guessed), GBK declared as CA[gb2312].
     for name in [

@@ -97,6 +97,16 @@ fn startup_file_bad_rule_and_end_of_input() {
         missing.contains("Not loaded: /nonexistent/game.sgf:"),
         "{missing}"
     );
+    let library = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/records/renlib_v3.lib"
+    );
+    let loaded = run_tui(&["--ascii", library], &[], "quit\n");
+    assert!(loaded.contains("Loaded 51 moves from "), "{loaded}");
+    assert!(
+        loaded.contains("The file holds 457 lines of play; its main line is loaded."),
+        "{loaded}"
+    );
     let status = Command::new(env!("CARGO_BIN_EXE_gobang-tui"))
         .args(["--rule", "chess"])
         .stdin(Stdio::null())

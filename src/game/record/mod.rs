@@ -1,12 +1,15 @@
 //! Game records: a [`GameRecord`] (rule, players, moves with times and comments, result) read from
-//! and written to the formats players use: SGF, Piskvork `.psq`, RenLib `.lib` (read only) and
-//! plain coordinate notation. Parsers never panic and refuse oversized input; errors say what is
+//! and written to the formats players use: SGF, Piskvork `.psq`, RenLib `.lib` (read only, with
+//! its whole [`MoveTree`]) and plain coordinate notation. Parsers never panic and refuse oversized input; errors say what is
 //! wrong and where (line, byte offset or move number). Saving is atomic.
 
 mod psq;
 mod renlib;
 mod sgf;
 mod text;
+mod tree;
+
+pub use tree::MoveTree;
 
 use super::{EndReason, ForbiddenPolicy, Game, GameResult, MoveError};
 use crate::rules::{Color, Move, Rule};
@@ -59,6 +62,9 @@ pub struct GameRecord {
     pub date: Option<String>,
     /// Comment on the whole game.
     pub comment: Option<String>,
+    /// Every line of play, when the file holds a tree (RenLib libraries); `moves` is its main
+    /// line. `None` for the other formats, and for libraries over [`MoveTree::MAX_NODES`].
+    pub tree: Option<MoveTree>,
 }
 
 /// The file formats a record can be read from or written to.

@@ -3,12 +3,12 @@
 //! bytes of extended flags and by NUL-terminated comment and board-text payloads. `pos` is
 //! `x + 16 * y` with `x` 1..15 the column and `y` 0..14 the row from the top; 0 is the root or a
 //! pass. A node flagged RIGHT ends a line, so the main line (first child at every branch) is the
-//! run of nodes up to the first such node. The rest of the tree is checked and skipped. Comments
-//! are GBK, or Windows-1252 when they are not valid GBK.
+//! run of nodes up to the first such node; the whole tree is kept as a [`MoveTree`]. Comments
+//! are GBK, or Windows-1252 when they are not valid GBK; old-style (pre-3.0) comments are skipped.
 
 use super::{
-    decode_as, too_many_moves, GameRecord, Location, RecordError, RecordFormat, RecordedMove,
-    MAX_MOVES,
+    decode_as, too_many_moves, GameRecord, Location, MoveTree, RecordError, RecordFormat,
+    RecordedMove, MAX_MOVES,
 };
 use crate::rules::{Move, Pos, Rule};
 
@@ -21,6 +21,7 @@ const HEADER_SIZE: usize = 20;
 /// The newest file version RenLib's own reader accepts (3.4).
 const NEWEST_VERSION: (u8, u8) = (3, 4);
 
+const DOWN: u8 = 0x80;
 const RIGHT: u8 = 0x40;
 const OLD_COMMENT: u8 = 0x20;
 const COMMENT: u8 = 0x08;
@@ -69,6 +70,61 @@ fn decode_comment(bytes: &[u8]) -> String {
     }
 }
 
+/// Skips an old-style comment: 2-byte chunks up to the first chunk with a byte whose high bit is
+/// set. RenLib's reader drops these comments too; only their length is known.
+fn old_comment(bytes: &[u8], at: &mut usize) -> Result<(), RecordError> {
+    let start = *at;
+    loop {
+        let chunk = bytes.get(*at..*at + 2).ok_or_else(|| {
+            syntax(
+                start,
+                "the old-style comment starting here is cut off (truncated file?)".to_string(),
+            )
+        })?;
+        *at += 2;
+        if chunk.iter().any(|b| b & 0x80 != 0) {
+            return Ok(());
+        }
+    }
+}
+
+/// Rebuilds the tree the way RenLib does: each node is a child of the current one (merged with
+/// an existing child playing the same point); a DOWN node remembers its parent, to which the
+/// next RIGHT node (the end of a line) returns.
+#[derive(Default)]
+struct TreeBuilder {
+    tree: MoveTree,
+    current: Option<usize>,
+    branches: Vec<Option<usize>>,
+}
+
+impl TreeBuilder {
+    /// Adds one node; `false` when the tree is full.
+    fn add(&mut self, mv: Move, comment: Option<String>, flags: u8) -> bool {
+        let parent = self.current;
+        let node = match self.tree.child(parent, mv) {
+            Some(node) => node,
+            None => match self.tree.push(parent, mv) {
+                Some(node) => node,
+                None => return false,
+            },
+        };
+        if comment.is_some() && self.tree.comment(node).is_none() {
+            self.tree.set_comment(node, comment);
+        }
+        self.current = Some(node);
+        if flags & DOWN != 0 {
+            self.branches.push(parent);
+        }
+        if flags & RIGHT != 0 {
+            if let Some(branch) = self.branches.pop() {
+                self.current = branch;
+            }
+        }
+        true
+    }
+}
+
 pub(super) fn parse(bytes: &[u8]) -> Result<GameRecord, RecordError> {
     let mut at = if bytes.starts_with(MAGIC) {
         if bytes.len() < HEADER_SIZE {
@@ -97,6 +153,7 @@ pub(super) fn parse(bytes: &[u8]) -> Result<GameRecord, RecordError> {
         ));
     };
     let mut record = GameRecord::new(Rule::Renju);
+    let mut tree = Some(TreeBuilder::default());
     let mut in_main_line = true;
     let mut first = true;
     while at < bytes.len() {
@@ -138,13 +195,10 @@ pub(super) fn parse(bytes: &[u8]) -> Result<GameRecord, RecordError> {
                 )
             })?)
         };
-        if flags & OLD_COMMENT != 0 {
-            return Err(syntax(
-                node_at,
-                "old-style comments (libraries from before RenLib 3) are not supported".to_string(),
-            ));
-        }
-        let comment = if flags & COMMENT != 0 {
+        let comment = if flags & OLD_COMMENT != 0 {
+            old_comment(bytes, &mut at)?;
+            None
+        } else if flags & COMMENT != 0 {
             Some(decode_comment(&payload(bytes, &mut at, "comment")?))
         } else {
             None
@@ -152,22 +206,31 @@ pub(super) fn parse(bytes: &[u8]) -> Result<GameRecord, RecordError> {
         if extended & BOARD_TEXT != 0 {
             payload(bytes, &mut at, "board text")?;
         }
+        let comment = comment.filter(|c| !c.is_empty());
         if is_root {
-            record.comment = comment.filter(|c| !c.is_empty());
-        } else if in_main_line {
+            record.comment = comment;
+            continue;
+        }
+        if in_main_line {
             if record.moves.len() >= MAX_MOVES {
                 return Err(syntax(node_at, too_many_moves()));
             }
             record.moves.push(RecordedMove {
                 mv,
                 time_ms: None,
-                comment: comment.filter(|c| !c.is_empty()),
+                comment: comment.clone(),
             });
+        }
+        if let Some(builder) = &mut tree {
+            if !builder.add(mv, comment, flags) {
+                tree = None;
+            }
         }
         if flags & RIGHT != 0 {
             in_main_line = false;
         }
     }
+    record.tree = tree.map(|builder| builder.tree);
     Ok(record)
 }
 
@@ -198,6 +261,43 @@ mod tests {
             .collect();
         assert_eq!(moves, ["h8", "h9", "j10"]);
         assert_eq!(record.moves[1].comment.as_deref(), Some("hi"));
+        // The tree: h8 (h9, j10) and the sibling first move i9.
+        let tree = record.tree.expect("tree");
+        assert_eq!(tree.len(), 4);
+        assert_eq!(
+            tree.main_line(),
+            record.moves.iter().map(|m| m.mv).collect::<Vec<_>>()
+        );
+        let roots: Vec<_> = tree.children(None).filter_map(|n| tree.mv(n)).collect();
+        assert_eq!(
+            roots,
+            [
+                Move::Place("h8".parse().unwrap()),
+                Move::Place("i9".parse().unwrap())
+            ]
+        );
+        assert_eq!(tree.comment(1), Some("hi"));
+        assert_eq!(tree.leaves().count(), 2);
+    }
+
+    #[test]
+    fn old_comments_are_skipped() {
+        // h8 with an old-style comment (the chunk with a high bit ends it), then h9.
+        let bytes = library(&[0x78, OLD_COMMENT, b'a', b'b', b'c' | 0x80, 0, 0x68, RIGHT]);
+        let record = GameRecord::parse(&bytes, RecordFormat::RenLib).unwrap();
+        assert_eq!(record.moves.len(), 2);
+        assert_eq!(record.moves[0].comment, None);
+        let error = GameRecord::parse(
+            &library(&[0x78, OLD_COMMENT, b'a', b'b']),
+            RecordFormat::RenLib,
+        )
+        .expect_err("cut off");
+        assert!(
+            error
+                .to_string()
+                .contains("byte 24: the old-style comment starting here is cut off"),
+            "{error}"
+        );
     }
 
     #[test]
