@@ -10,7 +10,7 @@ use super::eval::Evaluator;
 use super::movegen::{
     analyse, first_five_point, generate, has_four_point, is_playable, vcf_defences, Status,
 };
-use super::time::{TimeControl, CHECK_INTERVAL};
+use super::time::TimeControl;
 use super::tt::{Bound, Table};
 use super::vcf::Vcf;
 use super::vct::Vct;
@@ -35,6 +35,8 @@ const ROOT_VCF_NODES: u64 = 2_000_000;
 const ROOT_VCT_DEPTH: i32 = 10;
 const ROOT_VCT_NODES_PER_SECOND: f64 = 20_000.0;
 const ROOT_VCT_MAX_NODES: u64 = 200_000;
+/// How many moves quiet non-PV nodes of depth 1, 2, 3, 4 search (index = depth).
+const LATE_MOVE_LIMIT: [usize; 5] = [0, 8, 12, 18, 26];
 /// Fours and nodes of the look for the opponent's VCF threat at inner nodes and at the root.
 const THREAT_VCF_FOURS: i32 = 16;
 const THREAT_VCF_NODES: u64 = 150;
@@ -347,10 +349,7 @@ impl<'e, 'a> Searcher<'e, 'a> {
 
     fn negamax(&mut self, depth: i32, ply: usize, mut alpha: i32, mut beta: i32) -> i32 {
         self.nodes += 1;
-        if self.nodes % CHECK_INTERVAL == 0 && self.clock.check(self.nodes) {
-            return 0;
-        }
-        if self.clock.stopped() {
+        if self.clock.poll(self.nodes) {
             return 0;
         }
         self.pv[ply].clear();
@@ -433,6 +432,16 @@ impl<'e, 'a> Searcher<'e, 'a> {
         let quiet_node = status == Status::Quiet && !against_vcf;
         for (index, &(p, order)) in moves.iter().enumerate() {
             let tactical = order >= 1 << 19 || self.is_tactical(p);
+            // Late-move pruning: near the leaves, quiet nodes only try their best-ordered moves.
+            if quiet_node
+                && !pv_node
+                && !tactical
+                && depth < LATE_MOVE_LIMIT.len() as i32
+                && index >= LATE_MOVE_LIMIT[depth as usize]
+                && best_value > -MATE_BOUND
+            {
+                break;
+            }
             self.board.make_move(p);
             let mut value;
             if index == 0 {

@@ -17,6 +17,8 @@ pub struct TimeControl<'a> {
     max_nodes: Option<u64>,
     stop: &'a AtomicBool,
     stopped: bool,
+    /// Node count at which [`TimeControl::poll`] looks at the clock next.
+    next_check: u64,
 }
 
 impl<'a> TimeControl<'a> {
@@ -40,6 +42,7 @@ impl<'a> TimeControl<'a> {
             max_nodes: limits.max_nodes,
             stop,
             stopped: false,
+            next_check: 0,
         }
     }
 
@@ -59,6 +62,17 @@ impl<'a> TimeControl<'a> {
             self.stopped = self.stop.load(Ordering::Relaxed)
                 || self.start.elapsed() >= self.hard
                 || self.max_nodes.is_some_and(|max| nodes >= max);
+        }
+        self.stopped
+    }
+
+    /// Cheap version of [`TimeControl::check`] for the hot paths: looks at the clock once every
+    /// [`CHECK_INTERVAL`] nodes, however the count advances.
+    #[inline]
+    pub fn poll(&mut self, nodes: u64) -> bool {
+        if nodes >= self.next_check {
+            self.next_check = nodes + CHECK_INTERVAL;
+            return self.check(nodes);
         }
         self.stopped
     }

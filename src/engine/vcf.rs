@@ -8,7 +8,7 @@
 //! fours are searched once. A win returns the line: attacker, defender, ..., the attacker's five.
 
 use super::movegen::{first_five_point, four_points, is_playable};
-use super::time::{TimeControl, CHECK_INTERVAL};
+use super::time::TimeControl;
 use crate::rules::{Board, Pos, Shape};
 
 /// The VCF solver with its table of failed positions.
@@ -112,8 +112,7 @@ impl Vcf {
         context: &mut Context,
     ) -> bool {
         self.nodes += 1;
-        if self.nodes % CHECK_INTERVAL == 0 && context.clock.check(context.base_nodes + self.nodes)
-        {
+        if context.clock.poll(context.base_nodes + self.nodes) {
             self.aborted = true;
         }
         if self.aborted || self.nodes >= self.budget {

@@ -8,7 +8,7 @@
 use super::movegen::{
     analyse, generate, has_four_point, has_threat, is_playable, vcf_defences, Status,
 };
-use super::time::{TimeControl, CHECK_INTERVAL};
+use super::time::TimeControl;
 use super::vcf::Vcf;
 use crate::rules::{Board, Pos, Shape};
 
@@ -99,9 +99,7 @@ impl Vct {
 
     fn tick(&mut self, run: &mut Run) -> bool {
         self.nodes += 1;
-        if (self.nodes % CHECK_INTERVAL == 0 && run.clock.check(run.base_nodes + self.nodes))
-            || self.nodes >= self.budget
-        {
+        if run.clock.poll(run.base_nodes + self.nodes) || self.nodes >= self.budget {
             self.aborted = true;
         }
         self.aborted
