@@ -140,7 +140,8 @@ const ASCII_GLYPHS: Glyphs = Glyphs {
 };
 
 /// The board as text: columns a-o, rows 15 (top) to 1, the last move in brackets, Black's
-/// forbidden points marked when Black is to move in renju, then a legend.
+/// forbidden points marked when Black is to move in renju, then a legend (which mentions
+/// forbidden points only under renju).
 pub fn render_board(game: &Game, ascii: bool) -> String {
     let glyphs = if ascii { &ASCII_GLYPHS } else { &UTF8_GLYPHS };
     let forbidden: Vec<Pos> = game
@@ -201,9 +202,14 @@ pub fn render_board(game: &Game, ascii: bool) -> String {
         out.push_str(&format!(" {row}\n"));
     }
     out.push_str(&format!("   {columns}\n"));
+    let forbidden_legend = if game.rule().has_forbidden(Color::Black) {
+        format!("{} forbidden for Black  ", glyphs.forbidden)
+    } else {
+        String::new()
+    };
     out.push_str(&format!(
-        "   {} Black  {} White  {} forbidden for Black  [ ] last move\n",
-        glyphs.black, glyphs.white, glyphs.forbidden
+        "   {} Black  {} White  {forbidden_legend}[ ] last move\n",
+        glyphs.black, glyphs.white
     ));
     out
 }
@@ -215,6 +221,7 @@ Commands (one per line):
   w             take back the last move
   p             pass (two passes in a row draw)
   r             show the record
+  b             show the board again
   resign        the side to move resigns
   draw          end the game in a draw both players agreed to
   save FILE     save the game (.sgf, .psq or .txt)
@@ -234,17 +241,25 @@ struct Session<W: Write> {
     engine: Engine,
 }
 
-/// Reads `input` line by line on its own thread. The thread ends at the end of the input or at
-/// the first read error (which is passed on); a thread still blocked on a terminal when the
-/// session ends is left behind and goes with the process.
-fn spawn_reader(input: impl BufRead + Send + 'static) -> Receiver<io::Result<String>> {
+/// Reads `input` line by line on its own thread (bytes that are not UTF-8 become U+FFFD, so a
+/// stray byte is a bad command, not the end of the session). The thread ends at the end of the
+/// input or at the first read error (which is passed on); a thread still blocked on a terminal
+/// when the session ends is left behind and goes with the process.
+fn spawn_reader(mut input: impl BufRead + Send + 'static) -> Receiver<io::Result<String>> {
     let (sender, receiver) = mpsc::channel();
-    std::thread::spawn(move || {
-        for line in input.lines() {
-            let failed = line.is_err();
-            if sender.send(line).is_err() || failed {
-                break;
-            }
+    std::thread::spawn(move || loop {
+        let mut bytes = Vec::new();
+        let line = match input.read_until(b'\n', &mut bytes) {
+            Ok(0) => break,
+            Ok(_) => Ok(String::from_utf8_lossy(&bytes)
+                .trim_end_matches(['\n', '\r'])
+                .to_string()),
+            Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
+            Err(error) => Err(error),
+        };
+        let failed = line.is_err();
+        if sender.send(line).is_err() || failed {
+            break;
         }
     });
     receiver
@@ -395,7 +410,42 @@ impl<W: Write> Session<W> {
             Some((word, rest)) => (word, rest.trim()),
             None => (line, ""),
         };
-        match word.to_ascii_lowercase().as_str() {
+        // A point typed with a space, like "H 8", is still a point (not "h", the help).
+        let compact: String = line.split_whitespace().collect();
+        if !rest.is_empty()
+            && rest.chars().all(|c| c.is_ascii_digit())
+            && looks_like_point(&compact)
+        {
+            return self.point_command(&compact).map(|()| true);
+        }
+        let word = word.to_ascii_lowercase();
+        let takes_nothing = matches!(
+            word.as_str(),
+            "quit"
+                | "exit"
+                | "help"
+                | "h"
+                | "?"
+                | "q"
+                | "w"
+                | "undo"
+                | "p"
+                | "pass"
+                | "r"
+                | "record"
+                | "resign"
+                | "draw"
+                | "board"
+                | "b"
+        );
+        if !rest.is_empty() && takes_nothing {
+            writeln!(
+                self.out,
+                "'{line}': {word} takes nothing after it (type help for the commands)."
+            )?;
+            return Ok(true);
+        }
+        match word.as_str() {
             "" => {}
             "quit" | "exit" => return Ok(false),
             "help" | "h" | "?" => self.out.write_all(HELP.as_bytes())?,
@@ -414,19 +464,24 @@ impl<W: Write> Session<W> {
                     Err(message) => writeln!(self.out, "{message}")?,
                 },
             },
-            _ => match Pos::from_notation(line) {
-                Ok(p) => self.play(Move::Place(p), None)?,
-                Err(_) if looks_like_point(line) => writeln!(
-                    self.out,
-                    "'{line}' is not on the board: columns a-o, rows 1-15 (like h8)."
-                )?,
-                Err(_) => writeln!(
-                    self.out,
-                    "Unknown command '{line}': type a point like h8, or help for the commands."
-                )?,
-            },
+            _ => self.point_command(line)?,
         }
         Ok(true)
+    }
+
+    /// Plays the point `text` names, or says why it is not one.
+    fn point_command(&mut self, text: &str) -> io::Result<()> {
+        match Pos::from_notation(text) {
+            Ok(p) => self.play(Move::Place(p), None),
+            Err(_) if looks_like_point(text) => writeln!(
+                self.out,
+                "'{text}' is not on the board: columns a-o, rows 1-15 (like h8)."
+            ),
+            Err(_) => writeln!(
+                self.out,
+                "Unknown command '{text}': type a point like h8, or help for the commands."
+            ),
+        }
     }
 
     fn new_game(&mut self, rule: Rule) -> io::Result<()> {
@@ -655,6 +710,13 @@ mod tests {
         assert_eq!(lines[1], "15  ┌─┬─┬─┬─┬─┬─┬─┬─┬─┬─┬─┬─┬─┬─┐ 15");
         assert_eq!(lines[8], " 8  ├─┼─┼─┼─┼─┼─┼─●─●─×─┼─┼─┼─┼─┤ 8");
         assert_eq!(lines[15], " 1  ○─┴─┴─┴─┴─┴─┴─┴─┴─┴─┴─┴─┴─┴─┘ 1");
+        assert!(lines[17].contains("× forbidden for Black"), "{utf8}");
+        let freestyle = Game::from_moves(Rule::Freestyle, &moves).unwrap();
+        let freestyle = render_board(&freestyle, true);
+        assert!(
+            freestyle.ends_with("   X Black  O White  [ ] last move\n"),
+            "{freestyle}"
+        );
     }
 
     #[test]
@@ -672,6 +734,19 @@ mod tests {
         assert!(out.contains("Not played: h8 is already occupied."), "{out}");
         assert!(out.contains("save needs a file name"), "{out}");
         assert!(out.contains("Cannot tell the format of 'x.doc'"), "{out}");
+        let mut out = Vec::new();
+        run(&b"\xff\xfe\r\nh8"[..], &mut out, options()).unwrap();
+        let out = String::from_utf8(out).unwrap();
+        assert!(out.contains("Unknown command '\u{fffd}\u{fffd}'"), "{out}");
+        assert!(out.contains("Black plays h8."), "{out}");
+        let spaced = session_output("H 8\nh\nq 5\nr all\n", options());
+        assert!(spaced.contains("'q5' is not on the board"), "{spaced}");
+        assert!(
+            spaced.contains("'r all': r takes nothing after it"),
+            "{spaced}"
+        );
+        assert!(spaced.contains("Black plays h8."), "{spaced}");
+        assert!(spaced.contains("Commands (one per line):"), "{spaced}");
     }
 
     #[test]
