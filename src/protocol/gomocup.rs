@@ -90,6 +90,8 @@ pub enum Command {
     Board {
         think: bool,
     },
+    /// `SWAP2BOARD`: a swap2 opening request, its lines up to `DONE` are read and refused.
+    Swap2Board,
     TakeBack(Pos),
     Info(Info),
     About,
@@ -238,6 +240,7 @@ pub fn parse_command(line: &str) -> Result<Command, ParseError> {
         "TURN" => Ok(Command::Turn(parse_move(rest)?)),
         "BOARD" => no_arguments(Command::Board { think: true }),
         "YXBOARD" => no_arguments(Command::Board { think: false }),
+        "SWAP2BOARD" => no_arguments(Command::Swap2Board),
         "TAKEBACK" => Ok(Command::TakeBack(parse_move(rest)?)),
         "INFO" => Ok(Command::Info(parse_info(rest)?)),
         "ABOUT" => Ok(Command::About),
@@ -302,6 +305,8 @@ struct RunningSearch {
 /// A board listing being read.
 struct Listing {
     think: bool,
+    /// A `SWAP2BOARD` listing: its lines are skipped and `DONE` is refused.
+    swap2: bool,
     asked_at: Instant,
     stones: Vec<(Pos, Field)>,
 }
@@ -415,7 +420,14 @@ impl<W: Write> Brain<W> {
         if line.trim().is_empty() {
             return Ok(Flow::Continue);
         }
-        if self.listing.is_some() {
+        if let Some(listing) = &self.listing {
+            if listing.swap2 {
+                if parse_listing_line(line) == Ok(ListingLine::Done) {
+                    self.listing = None;
+                    self.error("SWAP2BOARD is not supported (no swap2 opening play)")?;
+                }
+                return Ok(Flow::Continue);
+            }
             return self.process_listing_line(line);
         }
         match parse_command(line) {
@@ -531,6 +543,15 @@ impl<W: Write> Brain<W> {
             Command::Board { think } if started => {
                 self.listing = Some(Listing {
                     think,
+                    swap2: false,
+                    asked_at: at,
+                    stones: Vec::new(),
+                });
+            }
+            Command::Swap2Board => {
+                self.listing = Some(Listing {
+                    think: false,
+                    swap2: true,
                     asked_at: at,
                     stones: Vec::new(),
                 });
@@ -915,6 +936,15 @@ mod tests {
         assert_eq!(replies[8], "UNKNOWN unknown command 'NONSENSE'");
         assert_eq!(replies[9], "FORBID .");
         assert_eq!(replies.len(), 10);
+        let replies = session("START 15\nSWAP2BOARD\n7,7\n8,7\n9,9\nDONE\nABOUT\n");
+        assert_eq!(
+            replies,
+            [
+                "OK",
+                "ERROR SWAP2BOARD is not supported (no swap2 opening play)",
+                ABOUT
+            ]
+        );
     }
 
     #[test]
