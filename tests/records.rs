@@ -98,10 +98,44 @@ fn renlib_tree_keeps_every_variation() {
             .to_game()
             .unwrap_or_else(|e| panic!("{}: {e}", to_text(line)));
     }
-    // Formats without a tree keep the main line.
+    // SGF keeps the whole tree as variations; plain text keeps the main line.
     let sgf = record.write(RecordFormat::Sgf).unwrap();
     let read = GameRecord::parse(&sgf, RecordFormat::Sgf).unwrap();
+    assert!(read == record, "the tree changed through SGF");
+    let text = record.write(RecordFormat::Text).unwrap();
+    let read = GameRecord::parse(&text, RecordFormat::Text).unwrap();
     assert_eq!((read.move_list(), read.tree), (record.move_list(), None));
+}
+
+#[test]
+fn sgf_variations_are_kept_as_a_tree() {
+    // The Yamaguchi file is a RenLib library converted to SGF: thousands of variations.
+    let record = GameRecord::load(fixture("yamaguchi_tree.sgf")).unwrap();
+    let tree = record.tree.as_ref().expect("variations");
+    assert_eq!(tree.main_line(), record.move_list());
+    let roots: Vec<String> = tree
+        .children(None)
+        .filter_map(|n| tree.mv(n).map(move_notation))
+        .collect();
+    assert_eq!(roots[..3], ["d12", "l12", "g9"]);
+    let (nodes, leaves) = (tree.len(), tree.leaves().count());
+    assert!(
+        nodes > 1000 && leaves > 100,
+        "{nodes} nodes, {leaves} leaves"
+    );
+    let sgf = record.write(RecordFormat::Sgf).unwrap();
+    let read = GameRecord::parse(&sgf, RecordFormat::Sgf).unwrap();
+    assert!(read == record, "the tree changed through SGF");
+    // A single line has no tree; a variation that cannot be read drops the tree, not the game.
+    let two = GameRecord::load(fixture("two_trees.sgf")).unwrap();
+    assert_eq!(two.tree.map(|t| t.leaves().count()), Some(4));
+    let broken = GameRecord::parse(b"(;B[hh](;W[ii])(;W[zz]))", RecordFormat::Sgf).unwrap();
+    assert_eq!(
+        (notation(&broken), broken.tree),
+        ("h8 i7".to_string(), None)
+    );
+    let single = GameRecord::load(fixture("zjrenju_test6.sgf")).unwrap();
+    assert_eq!(single.tree, None);
 }
 
 #[test]

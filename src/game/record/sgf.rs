@@ -1,13 +1,15 @@
 //! SGF (FF[4]) for gomoku and renju: written as `GM[4]`, read also from the `GM[1]` and `GM[5]`
-//! files other renju programs write. Only the main line is imported (the first variation at each
-//! branch); other variations are checked for balanced brackets and skipped. Per-move thinking time
+//! files other renju programs write. The main line (the first variation at each branch) is the
+//! game; when there are other variations, a second pass keeps every line as a [`MoveTree`] (a
+//! variation it cannot read drops the tree, not the game), and a tree is written back as
+//! variations. Per-move thinking time
 //! is kept in the private property `TU` (milliseconds). Text is read in the root's `CA[]` charset
 //! when it names one, else as UTF-8 when the whole file is valid UTF-8, else as GBK (GB2312 files
 //! from Chinese renju programs often carry no `CA`); it is always written as UTF-8, `CA[UTF-8]`.
 
 use super::{
     color_of, decode_as, decode_text, guess_encoding, too_many_moves, GameRecord, Location,
-    RecordError, RecordFormat, RecordedMove, MAX_MOVES,
+    MoveTree, RecordError, RecordFormat, RecordedMove, MAX_MOVES,
 };
 use crate::game::{EndReason, GameResult};
 use crate::rules::{Color, Move, Pos, Rule};
@@ -274,6 +276,80 @@ fn declared_encoding(root: &Node) -> Option<&'static Encoding> {
     Encoding::for_label(decode_text(first_value(charset)).trim().as_bytes())
 }
 
+/// What the tree walk does next.
+enum Step {
+    Open,
+    Close,
+    Node { index: usize, depth: usize },
+}
+
+impl Parser<'_> {
+    /// Every line of the first game tree, when it has more than one. `None` also when a
+    /// variation cannot be read (the main line was, and is kept) or the tree is too big.
+    fn tree(&mut self, encoding: &'static Encoding) -> Option<MoveTree> {
+        if self.bytes.starts_with(b"\xEF\xBB\xBF") {
+            self.pos = 3;
+        }
+        self.skip_whitespace();
+        if self.peek() != Some(b'(') {
+            return None;
+        }
+        self.pos += 1;
+        let mut tree = MoveTree::new();
+        let mut current: Option<usize> = None;
+        let mut branches: Vec<Option<usize>> = Vec::new();
+        loop {
+            self.skip_whitespace();
+            match self.peek()? {
+                b';' => {
+                    self.pos += 1;
+                    let node = self.node().ok()?;
+                    let mut comment = None;
+                    let mut mv = None;
+                    for property in &node {
+                        let value = first_value(property);
+                        match property.ident.as_str() {
+                            "B" | "W" => {
+                                mv = Some(match value {
+                                    b"" | b"tt" => Move::Pass,
+                                    _ => Move::Place(Pos::from_sgf(&decode_text(value)).ok()?),
+                                })
+                            }
+                            "C" => comment = Some(decode_as(value, encoding)),
+                            _ => {}
+                        }
+                    }
+                    if let Some(mv) = mv {
+                        current = Some(match tree.child(current, mv) {
+                            Some(child) => child,
+                            None => tree.push(current, mv)?,
+                        });
+                    }
+                    let comment = comment.filter(|c| !c.is_empty());
+                    if let (Some(node), Some(comment)) = (current, comment) {
+                        let joined = join(tree.comment(node).map(str::to_string), Some(comment));
+                        tree.set_comment(node, joined);
+                    }
+                }
+                b'(' => {
+                    self.pos += 1;
+                    branches.push(current);
+                }
+                b')' => {
+                    self.pos += 1;
+                    match branches.pop() {
+                        Some(branch) => current = branch,
+                        None => break,
+                    }
+                }
+                _ => return None,
+            }
+        }
+        let branches = tree.leaves().nth(1).is_some();
+        branches.then_some(tree)
+    }
+}
+
 pub(super) fn parse(bytes: &[u8]) -> Result<GameRecord, RecordError> {
     let nodes = Parser { bytes, pos: 0 }.main_line()?;
     let encoding = nodes
@@ -385,6 +461,7 @@ pub(super) fn parse(bytes: &[u8]) -> Result<GameRecord, RecordError> {
         }
     }
     record.comment = game_comment;
+    record.tree = Parser { bytes, pos: 0 }.tree(encoding);
     Ok(record)
 }
 
@@ -445,23 +522,90 @@ pub(super) fn write(record: &GameRecord) -> Vec<u8> {
     if let Some(result) = record.result {
         out.push_str(&format!("RE[{}]", result_value(result)));
     }
-    for (index, recorded) in record.moves.iter().enumerate() {
-        let side = if color_of(index) == Color::Black {
-            'B'
-        } else {
-            'W'
-        };
-        let point = recorded.mv.pos().map(Pos::to_sgf).unwrap_or_default();
-        out.push_str(&format!("\n;{side}[{point}]"));
-        if let Some(ms) = recorded.time_ms {
-            out.push_str(&format!("TU[{ms}]"));
-        }
-        if let Some(comment) = &recorded.comment {
-            out.push_str(&format!("C[{}]", escape(comment)));
+    match &record.tree {
+        Some(tree) if tree.main_line() == record.move_list() => write_tree(&mut out, record, tree),
+        _ => {
+            for (index, recorded) in record.moves.iter().enumerate() {
+                write_node(
+                    &mut out,
+                    index,
+                    recorded.mv,
+                    recorded.time_ms,
+                    &recorded.comment,
+                );
+            }
         }
     }
     out.push_str(")\n");
     out.into_bytes()
+}
+
+/// One move node: `;B[hh]`, its time and comment.
+fn write_node(
+    out: &mut String,
+    index: usize,
+    mv: Move,
+    time_ms: Option<u64>,
+    comment: &Option<String>,
+) {
+    let side = if color_of(index) == Color::Black {
+        'B'
+    } else {
+        'W'
+    };
+    let point = mv.pos().map(Pos::to_sgf).unwrap_or_default();
+    out.push_str(&format!("\n;{side}[{point}]"));
+    if let Some(ms) = time_ms {
+        out.push_str(&format!("TU[{ms}]"));
+    }
+    if let Some(comment) = comment {
+        out.push_str(&format!("C[{}]", escape(comment)));
+    }
+}
+
+/// The whole tree as SGF variations (without recursion: libraries can be deep). Main-line
+/// nodes take their times and comments from `record.moves`.
+fn write_tree(out: &mut String, record: &GameRecord, tree: &MoveTree) {
+    let mut on_main_line = true;
+    let mut steps: Vec<Step> = Vec::new();
+    let push_children = |steps: &mut Vec<Step>, parent: Option<usize>, depth: usize| {
+        let children: Vec<usize> = tree.children(parent).collect();
+        if let [only] = children[..] {
+            steps.push(Step::Node { index: only, depth });
+        } else {
+            for &child in children.iter().rev() {
+                steps.push(Step::Close);
+                steps.push(Step::Node {
+                    index: child,
+                    depth,
+                });
+                steps.push(Step::Open);
+            }
+        }
+    };
+    push_children(&mut steps, None, 0);
+    while let Some(step) = steps.pop() {
+        match step {
+            Step::Open => out.push_str("\n("),
+            Step::Close => {
+                out.push(')');
+                on_main_line = false;
+            }
+            Step::Node { index, depth } => {
+                let mv = tree.mv(index).unwrap_or(Move::Pass);
+                match record.moves.get(depth).filter(|_| on_main_line) {
+                    Some(recorded) => {
+                        write_node(out, depth, mv, recorded.time_ms, &recorded.comment)
+                    }
+                    None => {
+                        let comment = tree.comment(index).map(str::to_string);
+                        write_node(out, depth, mv, None, &comment)
+                    }
+                }
+                push_children(&mut steps, Some(index), depth + 1);
+            }
+        }
+    }
 }
 
 #[cfg(test)]
@@ -497,6 +641,39 @@ mod tests {
                 reason: EndReason::Resignation
             })
         );
+    }
+
+    #[test]
+    fn trees_are_written_as_variations() {
+        let mv = |text: &str| Move::Place(text.parse().unwrap());
+        let mut tree = MoveTree::new();
+        let h8 = tree.push(None, mv("h8")).unwrap();
+        let h9 = tree.push(Some(h8), mv("h9")).unwrap();
+        let i9 = tree.push(Some(h8), mv("i9")).unwrap();
+        tree.push(Some(h9), mv("j10")).unwrap();
+        tree.set_comment(i9, Some("other".into()));
+        let mut record = GameRecord::new(Rule::Renju);
+        record.moves = tree
+            .main_line()
+            .into_iter()
+            .map(RecordedMove::new)
+            .collect();
+        record.moves[1].time_ms = Some(7);
+        record.tree = Some(tree);
+        let bytes = record.write(RecordFormat::Sgf).unwrap();
+        let text = String::from_utf8(bytes.clone()).unwrap();
+        assert!(
+            text.ends_with("\n;B[hh]\n(\n;W[hg]TU[7]\n;B[jf])\n(\n;W[ig]C[other]))\n"),
+            "{text}"
+        );
+        assert_eq!(
+            GameRecord::parse(&bytes, RecordFormat::Sgf).unwrap(),
+            record
+        );
+        // A tree that does not match the moves is not written.
+        record.moves.pop();
+        let text = String::from_utf8(record.write(RecordFormat::Sgf).unwrap()).unwrap();
+        assert!(text.ends_with("\n;B[hh]\n;W[hg]TU[7])\n"), "{text}");
     }
 
     #[test]

@@ -6,7 +6,7 @@ use crate::rules::Move;
 /// No node (links are `u32` to keep nodes small).
 const NONE: u32 = u32::MAX;
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 struct Node {
     mv: Move,
     comment: Option<Box<str>>,
@@ -18,7 +18,9 @@ struct Node {
 
 /// Lines of play branching from the empty board. Nodes are numbered in the order they were
 /// added; children keep that order, so the main line follows the first child at each branch.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// Two trees are equal when they hold the same lines, in the same order, with the same comments,
+/// however their nodes are numbered.
+#[derive(Clone, Debug)]
 pub struct MoveTree {
     nodes: Vec<Node>,
     first_root: u32,
@@ -30,6 +32,36 @@ impl Default for MoveTree {
         MoveTree::new()
     }
 }
+
+impl PartialEq for MoveTree {
+    fn eq(&self, other: &MoveTree) -> bool {
+        if self.len() != other.len() {
+            return false;
+        }
+        let mut pairs = vec![(None, None)];
+        while let Some((mine, theirs)) = pairs.pop() {
+            let mut a = self.children(mine);
+            let mut b = other.children(theirs);
+            loop {
+                match (a.next(), b.next()) {
+                    (None, None) => break,
+                    (Some(x), Some(y)) => {
+                        let same = self.nodes[x].mv == other.nodes[y].mv
+                            && self.nodes[x].comment == other.nodes[y].comment;
+                        if !same {
+                            return false;
+                        }
+                        pairs.push((Some(x), Some(y)));
+                    }
+                    _ => return false,
+                }
+            }
+        }
+        true
+    }
+}
+
+impl Eq for MoveTree {}
 
 fn link(index: u32) -> Option<usize> {
     (index != NONE).then_some(index as usize)
@@ -173,5 +205,16 @@ mod tests {
         assert_eq!(tree.push(Some(99), Move::Pass), None);
         assert!(tree.line(99).is_empty());
         assert!(MoveTree::default().main_line().is_empty());
+        // Equality is by lines, not by node numbers.
+        let mut same = MoveTree::new();
+        let h8 = same.push(None, mv("h8")).unwrap();
+        let h9 = same.push(Some(h8), mv("h9")).unwrap();
+        same.push(Some(h9), mv("j10")).unwrap();
+        let i9 = same.push(Some(h8), mv("i9")).unwrap();
+        assert_ne!(same, tree);
+        same.set_comment(i9, Some("diagonal".into()));
+        assert_eq!(same, tree);
+        same.push(Some(i9), Move::Pass).unwrap();
+        assert_ne!(same, tree);
     }
 }
