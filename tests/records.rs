@@ -118,11 +118,7 @@ fn sgf_variations_are_kept_as_a_tree() {
         .filter_map(|n| tree.mv(n).map(move_notation))
         .collect();
     assert_eq!(roots[..3], ["d12", "l12", "g9"]);
-    let (nodes, leaves) = (tree.len(), tree.leaves().count());
-    assert!(
-        nodes > 1000 && leaves > 100,
-        "{nodes} nodes, {leaves} leaves"
-    );
+    assert_eq!(tree.leaves().count(), 4035);
     let sgf = record.write(RecordFormat::Sgf).unwrap();
     let read = GameRecord::parse(&sgf, RecordFormat::Sgf).unwrap();
     assert!(read == record, "the tree changed through SGF");
