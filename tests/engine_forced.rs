@@ -136,3 +136,17 @@ fn quick_renju_games_have_no_forbidden_black_moves() {
         }
     }
 }
+
+#[test]
+fn a_lost_position_still_gets_a_move() {
+    // Two separate White open threes and nothing for Black: no single defence holds.
+    let b = board(
+        Rule::Renju,
+        &["a15", "o15", "o1", "a1"],
+        &["h8", "i8", "j8", "c3", "c4", "c5"],
+        Color::Black,
+    );
+    let (best, score) = search(&b, 4);
+    assert!(best.is_some());
+    assert!(matches!(score, Score::LossIn(_)), "{score}");
+}

@@ -155,6 +155,10 @@ impl<'e, 'a> Searcher<'e, 'a> {
             _ => {}
         }
         if root_moves.is_empty() {
+            // No defence holds (or none was found): still play the best-looking point.
+            generate(&mut self.board, Status::Quiet, &mut root_moves);
+        }
+        if root_moves.is_empty() {
             return self.result(None, 0, 0, Vec::new());
         }
         root_moves.sort_by_key(|m| std::cmp::Reverse(m.1));
@@ -409,8 +413,9 @@ impl<'e, 'a> Searcher<'e, 'a> {
         }
         if moves.is_empty() {
             self.move_lists[ply] = moves;
-            // Black with nothing but forbidden points left nearby: count it as a loss.
-            return -(MATE - (ply as i32 + 2));
+            // No defence against the opponent's threat: it makes a four or open four next, then
+            // five. (Also Black with nothing but forbidden points: a loss as well.)
+            return -(MATE - (ply as i32 + 4));
         }
         let me = self.board.side_to_move().index();
         let killers = self.killers[ply];
