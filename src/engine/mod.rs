@@ -188,7 +188,7 @@ impl Engine {
 
     /// Sets the memory budget for the engine's tables (the transposition table gets most of it).
     pub fn set_memory_limit(&mut self, bytes: usize) {
-        let hash_bytes = bytes.saturating_sub(16 << 20).max(1 << 20);
+        let hash_bytes = bytes.saturating_sub(VCF_VCT_TABLE_BYTES).max(1 << 20);
         self.options.hash_bytes = hash_bytes.min(DEFAULT_HASH_BYTES * 16);
         self.tt = Table::new(self.options.hash_bytes);
     }
@@ -224,5 +224,23 @@ impl Engine {
     }
 }
 
+/// Memory taken by the VCF and VCT tables and the history, kept out of the transposition table's
+/// share of a memory limit (rounded up).
+const VCF_VCT_TABLE_BYTES: usize = 4 << 20;
+
 /// Deepest iteration the search runs to.
 pub const MAX_DEPTH: u32 = 60;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn memory_limit_sizes_the_table() {
+        let mut engine = Engine::new();
+        engine.set_memory_limit(40 << 20);
+        assert_eq!(engine.options().hash_bytes, 36 << 20);
+        engine.set_memory_limit(0);
+        assert_eq!(engine.options().hash_bytes, 1 << 20);
+    }
+}
