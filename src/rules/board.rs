@@ -83,6 +83,11 @@ pub struct Board {
     /// Per side, how many empty points have each combined shape.
     shape_counts: [[u16; COUNT_SLOTS]; 2],
     history: Vec<Move>,
+    /// Layer 2 and 3 entries of the points each stone placement changed, as they were before it,
+    /// so that taking the stone back restores them instead of looking them up again.
+    saved_points: Vec<SavedPoint>,
+    /// Per stone placement: where its entries start in `saved_points`, and the counts before it.
+    saved_frames: Vec<SavedFrame>,
     to_move: Color,
     hash: u64,
     stones: usize,
@@ -103,6 +108,8 @@ impl Board {
             combined: [[0; 2]; GRID],
             shape_counts: [[0; COUNT_SLOTS]; 2],
             history: Vec::with_capacity(225),
+            saved_points: Vec::with_capacity(225 * 48),
+            saved_frames: Vec::with_capacity(225),
             to_move: Color::Black,
             hash: 0,
             stones: 0,
@@ -354,6 +361,9 @@ impl Board {
         if counts != self.shape_counts {
             return Err("shape counts differ".to_string());
         }
+        if self.saved_frames.len() != self.stones {
+            return Err("undo frames do not match the stones".to_string());
+        }
         let mut hash = if self.to_move == Color::White {
             ZOBRIST_WHITE_TO_MOVE
         } else {
@@ -401,9 +411,15 @@ impl Board {
         })
     }
 
+    /// Places a `color` stone on empty `p` (no history entry). Every placement is taken back by
+    /// [`Board::remove_stone`] in last-in first-out order.
     pub(super) fn put_stone(&mut self, p: Pos, color: Color) {
-        let code = color_code(color);
-        self.cells[p.index()] = code;
+        self.saved_frames.push(SavedFrame {
+            first_point: self.saved_points.len() as u32,
+            shape_counts: self.shape_counts,
+        });
+        self.save_point(p);
+        self.cells[p.index()] = color_code(color);
         self.hash ^= ZOBRIST[color.index()][p.index()];
         self.stones += 1;
         for side in 0..2 {
@@ -411,37 +427,57 @@ impl Board {
             self.lines[p.index()][side] = 0;
             self.combined[p.index()][side] = 0;
         }
-        self.update_neighbours(p, color, true);
+        self.update_neighbours(p, color);
     }
 
+    /// Takes back the stone most recently placed by [`Board::put_stone`], which is on `p`.
     pub(super) fn remove_stone(&mut self, p: Pos, color: Color) {
         self.cells[p.index()] = CELL_EMPTY;
         self.hash ^= ZOBRIST[color.index()][p.index()];
         self.stones -= 1;
-        self.update_neighbours(p, color, false);
-        self.refresh_point(p);
+        let own = color.index();
+        let neighbours = &neighbour_table()[p.index()];
+        for (dir, line) in neighbours.iter().enumerate() {
+            for &(q, weight) in &line.cells[..line.len as usize] {
+                let keys = &mut self.keys[q as usize];
+                keys[own][dir] = keys[own][dir].wrapping_sub(OWN.wrapping_mul(weight));
+                keys[1 - own][dir] = keys[1 - own][dir].wrapping_sub(BLOCKED.wrapping_mul(weight));
+            }
+        }
+        let frame = self
+            .saved_frames
+            .pop()
+            .expect("remove_stone pairs with an earlier put_stone");
+        for saved in self.saved_points.drain(frame.first_point as usize..).rev() {
+            self.lines[saved.pos as usize] = saved.lines;
+            self.combined[saved.pos as usize] = saved.combined;
+        }
+        self.shape_counts = frame.shape_counts;
     }
 
-    /// Adds (or removes) a `color` stone on `p` in the keys of the points along the four lines
-    /// through it, and refreshes the shapes of the empty ones.
     #[inline]
-    fn update_neighbours(&mut self, p: Pos, color: Color, adding: bool) {
+    fn save_point(&mut self, p: Pos) {
+        self.saved_points.push(SavedPoint {
+            pos: p.0,
+            lines: self.lines[p.index()],
+            combined: self.combined[p.index()],
+        });
+    }
+
+    /// Adds a `color` stone on `p` to the keys of the points along the four lines through it, and
+    /// refreshes the shapes of the empty ones (saving what they were).
+    #[inline]
+    fn update_neighbours(&mut self, p: Pos, color: Color) {
         let own = color.index();
-        // Key deltas per unit of weight, as wrapping additions (removal adds the negation).
-        let (own_delta, other_delta) = if adding {
-            (OWN, BLOCKED)
-        } else {
-            (OWN.wrapping_neg(), BLOCKED.wrapping_neg())
-        };
         let neighbours = &neighbour_table()[p.index()];
         for (dir, line) in neighbours.iter().enumerate() {
             for &(q, weight) in &line.cells[..line.len as usize] {
                 let q = Pos(q);
                 let keys = &mut self.keys[q.index()];
-                keys[own][dir] = keys[own][dir].wrapping_add(own_delta.wrapping_mul(weight));
-                keys[1 - own][dir] =
-                    keys[1 - own][dir].wrapping_add(other_delta.wrapping_mul(weight));
+                keys[own][dir] = keys[own][dir].wrapping_add(OWN.wrapping_mul(weight));
+                keys[1 - own][dir] = keys[1 - own][dir].wrapping_add(BLOCKED.wrapping_mul(weight));
                 if self.cells[q.index()] == CELL_EMPTY {
+                    self.save_point(q);
                     self.refresh_direction(q, dir);
                 }
             }
@@ -464,7 +500,7 @@ impl Board {
         }
     }
 
-    /// Recomputes layers 2 and 3 of empty point `p` from its keys (used when it becomes empty).
+    /// Computes layers 2 and 3 of empty point `p` from its keys (used on a new board).
     fn refresh_point(&mut self, p: Pos) {
         for color in [Color::Black, Color::White] {
             let lines = self.lines_from_keys(p, color);
@@ -519,6 +555,21 @@ fn neighbour_table() -> &'static [[LineNeighbours; 4]; GRID] {
         }
         table
     })
+}
+
+/// A point's layer 2 and 3 entries as they were before a stone placement changed them.
+#[derive(Clone, Copy)]
+struct SavedPoint {
+    pos: u8,
+    lines: [PackedLines; 2],
+    combined: [CombinedEntry; 2],
+}
+
+/// What one stone placement saved: where its points start, and the shape counts before it.
+#[derive(Clone, Copy)]
+struct SavedFrame {
+    first_point: u32,
+    shape_counts: [[u16; COUNT_SLOTS]; 2],
 }
 
 /// Per-shape counters are indexed by the low four bits of a combined entry (the shape).
