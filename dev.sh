@@ -3,6 +3,8 @@
 #   ./dev.sh run    builds and starts the app
 #   ./dev.sh test   runs the whole test suite (format, lint, unit/integration/GUI tests under Xvfb,
 #                   desktop-file validation)
+#   ./dev.sh install  installs the app, its desktop file, metainfo and icon under $PREFIX
+#                   (default ~/.local)
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -64,8 +66,19 @@ case "${1:-}" in
     install_missing
     run_tests
     ;;
+  install)
+    install_missing
+    prefix="${PREFIX:-$HOME/.local}"
+    cargo build --locked --release --bin gobang
+    install -Dm755 target/release/gobang "$prefix/bin/gobang"
+    install -Dm644 data/org.gobang.Gobang.desktop "$prefix/share/applications/org.gobang.Gobang.desktop"
+    install -Dm644 data/org.gobang.Gobang.metainfo.xml "$prefix/share/metainfo/org.gobang.Gobang.metainfo.xml"
+    install -Dm644 data/icons/hicolor/scalable/apps/org.gobang.Gobang.svg \
+      "$prefix/share/icons/hicolor/scalable/apps/org.gobang.Gobang.svg"
+    echo "Installed gobang under $prefix"
+    ;;
   *)
-    echo "usage: ./dev.sh run|test" >&2
+    echo "usage: ./dev.sh run|test|install" >&2
     exit 2
     ;;
 esac

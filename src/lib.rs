@@ -17,3 +17,5 @@ pub mod game;
 pub mod protocol;
 pub mod rules;
 pub mod tui;
+#[cfg(feature = "gui")]
+pub mod ui;

@@ -1,0 +1,380 @@
+//! What the app keeps between runs: the preferences (under the user's config directory) and the
+//! game in progress (autosaved under the user's data directory after every move). Both are small
+//! `key=value` text files written atomically (a temporary file, then a rename), so a crash never
+//! leaves half a file behind.
+
+use crate::game::{ForbiddenPolicy, Game};
+use crate::rules::{Move, Pos, Rule};
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// Who plays which side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Mode {
+    /// The human plays Black against the engine.
+    #[default]
+    HumanBlack,
+    /// The human plays White against the engine.
+    HumanWhite,
+    /// Two humans at one board.
+    TwoPlayers,
+    /// The engine plays both sides.
+    AiVsAi,
+}
+
+impl Mode {
+    pub const ALL: [Mode; 4] = [
+        Mode::HumanBlack,
+        Mode::HumanWhite,
+        Mode::TwoPlayers,
+        Mode::AiVsAi,
+    ];
+
+    pub fn key(self) -> &'static str {
+        match self {
+            Mode::HumanBlack => "human-black",
+            Mode::HumanWhite => "human-white",
+            Mode::TwoPlayers => "two-players",
+            Mode::AiVsAi => "ai-vs-ai",
+        }
+    }
+
+    pub fn from_key(key: &str) -> Option<Mode> {
+        Mode::ALL.into_iter().find(|mode| mode.key() == key)
+    }
+
+    /// How the mode is named in the interface.
+    pub fn label(self) -> &'static str {
+        match self {
+            Mode::HumanBlack => "You (Black) vs AI",
+            Mode::HumanWhite => "You (White) vs AI",
+            Mode::TwoPlayers => "Two players",
+            Mode::AiVsAi => "AI vs AI",
+        }
+    }
+
+    /// Whether the engine plays `color`.
+    pub fn engine_plays(self, color: crate::rules::Color) -> bool {
+        use crate::rules::Color;
+        match self {
+            Mode::HumanBlack => color == Color::White,
+            Mode::HumanWhite => color == Color::Black,
+            Mode::TwoPlayers => false,
+            Mode::AiVsAi => true,
+        }
+    }
+}
+
+/// The user's preferences.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Preferences {
+    /// A human who runs out of the 15 s loses.
+    pub clock_enabled: bool,
+    /// What happens when Black plays a forbidden point.
+    pub forbidden_policy: ForbiddenPolicy,
+    /// Show move numbers on the stones.
+    pub move_numbers: bool,
+    /// Mark Black's forbidden points.
+    pub show_forbidden: bool,
+    /// The engine's time per move.
+    pub ai_time: Duration,
+    /// The mode and rule of the next new game.
+    pub mode: Mode,
+    pub rule: Rule,
+}
+
+/// The longest the engine may think: the move clock.
+pub const MAX_AI_TIME: Duration = crate::game::clock::DEFAULT_MOVE_TIME;
+
+impl Default for Preferences {
+    fn default() -> Preferences {
+        Preferences {
+            clock_enabled: true,
+            forbidden_policy: ForbiddenPolicy::Refuse,
+            move_numbers: false,
+            show_forbidden: true,
+            ai_time: Duration::from_secs(5),
+            mode: Mode::HumanBlack,
+            rule: Rule::Renju,
+        }
+    }
+}
+
+fn parse_bool(value: &str) -> Option<bool> {
+    match value {
+        "true" => Some(true),
+        "false" => Some(false),
+        _ => None,
+    }
+}
+
+fn rule_key(rule: Rule) -> &'static str {
+    match rule {
+        Rule::Freestyle => "freestyle",
+        Rule::Standard => "standard",
+        Rule::Renju => "renju",
+    }
+}
+
+/// `key=value` lines; blank lines, comments and malformed lines are skipped.
+fn pairs(text: &str) -> impl Iterator<Item = (&str, &str)> {
+    text.lines()
+        .filter(|line| !line.trim_start().starts_with('#'))
+        .filter_map(|line| line.split_once('='))
+        .map(|(key, value)| (key.trim(), value.trim()))
+}
+
+impl Preferences {
+    /// Reads preferences; unknown keys and bad values keep their defaults.
+    pub fn parse(text: &str) -> Preferences {
+        let mut prefs = Preferences::default();
+        for (key, value) in pairs(text) {
+            match key {
+                "clock-enabled" => {
+                    prefs.clock_enabled = parse_bool(value).unwrap_or(prefs.clock_enabled)
+                }
+                "forbidden-loses" => {
+                    if let Some(lose) = parse_bool(value) {
+                        prefs.forbidden_policy = if lose {
+                            ForbiddenPolicy::Lose
+                        } else {
+                            ForbiddenPolicy::Refuse
+                        };
+                    }
+                }
+                "move-numbers" => {
+                    prefs.move_numbers = parse_bool(value).unwrap_or(prefs.move_numbers)
+                }
+                "show-forbidden" => {
+                    prefs.show_forbidden = parse_bool(value).unwrap_or(prefs.show_forbidden)
+                }
+                "ai-time-ms" => {
+                    if let Ok(ms) = value.parse::<u64>() {
+                        prefs.ai_time = Duration::from_millis(ms)
+                            .clamp(Duration::from_millis(200), MAX_AI_TIME);
+                    }
+                }
+                "mode" => prefs.mode = Mode::from_key(value).unwrap_or(prefs.mode),
+                "rule" => prefs.rule = value.parse().unwrap_or(prefs.rule),
+                _ => {}
+            }
+        }
+        prefs
+    }
+
+    pub fn to_text(&self) -> String {
+        format!(
+            "# Gobang preferences\nclock-enabled={}\nforbidden-loses={}\nmove-numbers={}\nshow-forbidden={}\nai-time-ms={}\nmode={}\nrule={}\n",
+            self.clock_enabled,
+            self.forbidden_policy == ForbiddenPolicy::Lose,
+            self.move_numbers,
+            self.show_forbidden,
+            self.ai_time.as_millis(),
+            self.mode.key(),
+            rule_key(self.rule),
+        )
+    }
+}
+
+/// A game as autosaved: the mode, the rule and the moves.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SavedGame {
+    pub mode: Mode,
+    pub rule: Rule,
+    pub moves: Vec<Move>,
+}
+
+impl SavedGame {
+    pub fn from_game(mode: Mode, game: &Game) -> SavedGame {
+        SavedGame {
+            mode,
+            rule: game.rule(),
+            moves: game.moves().to_vec(),
+        }
+    }
+
+    pub fn to_text(&self) -> String {
+        let moves: Vec<String> = self
+            .moves
+            .iter()
+            .map(|mv| match mv {
+                Move::Place(p) => p.to_notation(),
+                Move::Pass => "pass".to_string(),
+            })
+            .collect();
+        format!(
+            "# Gobang game in progress\nmode={}\nrule={}\nmoves={}\n",
+            self.mode.key(),
+            rule_key(self.rule),
+            moves.join(" ")
+        )
+    }
+
+    /// Reads an autosave; `None` if it is damaged.
+    pub fn parse(text: &str) -> Option<SavedGame> {
+        let mut mode = None;
+        let mut rule = None;
+        let mut moves = None;
+        for (key, value) in pairs(text) {
+            match key {
+                "mode" => mode = Mode::from_key(value),
+                "rule" => rule = value.parse().ok(),
+                "moves" => {
+                    moves = value
+                        .split_whitespace()
+                        .map(|m| match m {
+                            "pass" => Some(Move::Pass),
+                            _ => Pos::from_notation(m).ok().map(Move::Place),
+                        })
+                        .collect::<Option<Vec<Move>>>()
+                }
+                _ => {}
+            }
+        }
+        Some(SavedGame {
+            mode: mode?,
+            rule: rule?,
+            moves: moves?,
+        })
+    }
+
+    /// Replays the moves (the forbidden policy is applied to the replayed game too).
+    pub fn to_game(&self, policy: ForbiddenPolicy) -> Option<Game> {
+        let mut game = Game::new(self.rule).with_forbidden_policy(policy);
+        for &mv in &self.moves {
+            let played = match mv {
+                Move::Place(p) => game.play(p),
+                Move::Pass => game.pass(),
+            };
+            played.ok()?;
+        }
+        Some(game)
+    }
+}
+
+/// Where the files live.
+#[derive(Clone, Debug)]
+pub struct Storage {
+    pub preferences: PathBuf,
+    pub autosave: PathBuf,
+}
+
+impl Storage {
+    /// The standard places: `$XDG_CONFIG_HOME/org.gobang.Gobang/preferences` and
+    /// `$XDG_DATA_HOME/org.gobang.Gobang/autosave`.
+    pub fn standard() -> Storage {
+        Storage {
+            preferences: gtk4::glib::user_config_dir()
+                .join(super::APP_ID)
+                .join("preferences"),
+            autosave: gtk4::glib::user_data_dir()
+                .join(super::APP_ID)
+                .join("autosave"),
+        }
+    }
+
+    /// Both files inside one directory (tests).
+    pub fn in_dir(dir: &Path) -> Storage {
+        Storage {
+            preferences: dir.join("preferences"),
+            autosave: dir.join("autosave"),
+        }
+    }
+
+    pub fn load_preferences(&self) -> Preferences {
+        fs::read_to_string(&self.preferences)
+            .map(|text| Preferences::parse(&text))
+            .unwrap_or_default()
+    }
+
+    pub fn save_preferences(&self, prefs: &Preferences) -> std::io::Result<()> {
+        write_atomically(&self.preferences, &prefs.to_text())
+    }
+
+    pub fn load_game(&self) -> Option<SavedGame> {
+        fs::read_to_string(&self.autosave)
+            .ok()
+            .and_then(|text| SavedGame::parse(&text))
+    }
+
+    pub fn save_game(&self, game: &SavedGame) -> std::io::Result<()> {
+        write_atomically(&self.autosave, &game.to_text())
+    }
+}
+
+/// Writes `text` to a temporary file beside `path`, flushes it to disk, then renames it.
+pub fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
+    if let Some(dir) = path.parent() {
+        fs::create_dir_all(dir)?;
+    }
+    let mut tmp_name = path.file_name().unwrap_or_default().to_os_string();
+    tmp_name.push(".tmp");
+    let tmp = path.with_file_name(tmp_name);
+    let mut file = fs::File::create(&tmp)?;
+    file.write_all(text.as_bytes())?;
+    file.sync_all()?;
+    fs::rename(&tmp, path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn preferences_round_trip() {
+        let prefs = Preferences {
+            clock_enabled: false,
+            forbidden_policy: ForbiddenPolicy::Lose,
+            move_numbers: true,
+            show_forbidden: false,
+            ai_time: Duration::from_millis(2500),
+            mode: Mode::AiVsAi,
+            rule: Rule::Standard,
+        };
+        assert_eq!(Preferences::parse(&prefs.to_text()), prefs);
+        assert_eq!(
+            Preferences::parse("garbage\nai-time-ms=99999"),
+            Preferences {
+                ai_time: MAX_AI_TIME,
+                ..Preferences::default()
+            }
+        );
+    }
+
+    #[test]
+    fn saved_game_round_trip_and_damage() {
+        let mut game = Game::new(Rule::Renju);
+        game.play(Pos::CENTER).unwrap();
+        game.pass().unwrap();
+        game.play("j9".parse().unwrap()).unwrap();
+        let saved = SavedGame::from_game(Mode::HumanWhite, &game);
+        let parsed = SavedGame::parse(&saved.to_text()).unwrap();
+        assert_eq!(parsed, saved);
+        let replayed = parsed.to_game(ForbiddenPolicy::Refuse).unwrap();
+        assert_eq!(replayed.moves(), game.moves());
+        assert_eq!(
+            SavedGame::parse("mode=ai-vs-ai\nrule=renju\nmoves=h8 z99"),
+            None
+        );
+        assert_eq!(SavedGame::parse("rule=renju\nmoves=h8"), None);
+        let occupied = SavedGame::parse("mode=ai-vs-ai\nrule=renju\nmoves=h8 h8").unwrap();
+        assert!(occupied.to_game(ForbiddenPolicy::Refuse).is_none());
+    }
+
+    #[test]
+    fn atomic_write_replaces_the_file() {
+        let dir = std::env::temp_dir().join(format!("gobang-storage-{}", std::process::id()));
+        let storage = Storage::in_dir(&dir);
+        let prefs = Preferences {
+            move_numbers: true,
+            ..Preferences::default()
+        };
+        storage.save_preferences(&prefs).unwrap();
+        storage.save_preferences(&prefs).unwrap();
+        assert_eq!(storage.load_preferences(), prefs);
+        assert!(!dir.join("preferences.tmp").exists());
+        let _ = fs::remove_dir_all(&dir);
+    }
+}
