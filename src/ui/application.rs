@@ -8,6 +8,8 @@ use adw::prelude::*;
 use gtk4 as gtk;
 use gtk4::glib;
 use libadwaita as adw;
+use std::cell::RefCell;
+use std::rc::Rc;
 
 const STYLE: &str = include_str!("../../resources/style.css");
 
@@ -55,13 +57,18 @@ pub fn run(args: &[String]) -> glib::ExitCode {
         }
         gtk::Window::set_default_icon_name(APP_ID);
     });
-    app.connect_activate(|app| {
+    // The window's callbacks hold it weakly; this keeps it alive as long as the app runs.
+    let keeper: Rc<RefCell<Option<GameWindow>>> = Rc::default();
+    app.connect_activate(move |app| {
         if let Some(window) = app.active_window() {
             window.present();
             return;
         }
         match GameWindow::new(Some(app), Storage::standard()) {
-            Ok(window) => window.present(),
+            Ok(window) => {
+                window.present();
+                keeper.replace(Some(window));
+            }
             Err(error) => {
                 eprintln!("gobang: cannot start the engine thread: {error}");
                 app.quit();
