@@ -9,6 +9,7 @@ use super::render::{self, HintMark, Scene};
 use super::storage::{Mode, Preferences, SavedGame, Storage};
 use crate::engine::{Limits, Score, SearchInfo};
 use crate::game::clock::MoveClock;
+use crate::game::record::{GameRecord, RecordFormat};
 use crate::game::{Game, GameResult, MoveError};
 use crate::rules::{Color, ForbiddenKind, Move, Pos, Rule};
 use adw::prelude::*;
@@ -763,11 +764,92 @@ impl Inner {
     }
 
     fn open_dialog(self: &Rc<Self>) {
-        self.toast("Opening game records is not available yet");
+        self.choose_file(
+            gtk::FileChooserAction::Open,
+            "Open Game Record",
+            "_Open",
+            |inner, path| inner.open_record(&path),
+        );
     }
 
     fn save_dialog(self: &Rc<Self>) {
-        self.toast("Saving game records is not available yet");
+        self.choose_file(
+            gtk::FileChooserAction::Save,
+            "Save Game Record",
+            "_Save",
+            |inner, path| inner.save_record(&path),
+        );
+    }
+
+    /// Shows a native file chooser and hands the chosen path to `chosen`.
+    fn choose_file(
+        self: &Rc<Self>,
+        action: gtk::FileChooserAction,
+        title: &str,
+        accept: &str,
+        chosen: fn(&Rc<Inner>, std::path::PathBuf),
+    ) {
+        let chooser = gtk::FileChooserNative::new(
+            Some(title),
+            Some(&self.window),
+            action,
+            Some(accept),
+            Some("_Cancel"),
+        );
+        if action == gtk::FileChooserAction::Save {
+            chooser.set_current_name("game.sgf");
+        }
+        let weak = Rc::downgrade(self);
+        // The dialog is kept alive by its own handler until it answers.
+        let keep = chooser.clone();
+        chooser.connect_response(move |_, response| {
+            let path = (response == gtk::ResponseType::Accept)
+                .then(|| keep.file().and_then(|file| file.path()))
+                .flatten();
+            keep.destroy();
+            if let (Some(inner), Some(path)) = (weak.upgrade(), path) {
+                chosen(&inner, path);
+            }
+        });
+        chooser.show();
+    }
+
+    /// Replaces the game with the record at `path`; on error the current game is kept.
+    fn open_record(self: &Rc<Self>, path: &std::path::Path) {
+        let loaded = GameRecord::load(path).and_then(|record| record.to_game());
+        match loaded {
+            Ok(game) => {
+                self.stop_search();
+                {
+                    let mut state = self.state.borrow_mut();
+                    let policy = state.prefs.forbidden_policy;
+                    state.game = game.with_forbidden_policy(policy);
+                    state.evals.clear();
+                    state.info = None;
+                }
+                self.position_changed();
+                self.toast(&format!("Opened {}", path.display()));
+            }
+            Err(error) => dialogs::error(
+                &self.window,
+                "Could not open the game record",
+                &format!("{}: {error}\nThe current game is kept.", path.display()),
+            ),
+        }
+    }
+
+    /// Writes the live game to `path` (format from the extension, SGF otherwise), atomically.
+    fn save_record(self: &Rc<Self>, path: &std::path::Path) {
+        let format = RecordFormat::from_path(path).unwrap_or(RecordFormat::Sgf);
+        let record = GameRecord::from_game(&self.state.borrow().game);
+        match record.save(path, format) {
+            Ok(()) => self.toast(&format!("Saved {}", path.display())),
+            Err(error) => dialogs::error(
+                &self.window,
+                "Could not save the game record",
+                &format!("{}: {error}", path.display()),
+            ),
+        }
     }
 
     fn shutdown(&self) {
