@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 /// How many nodes pass between two looks at the clock and the stop flag.
-pub const CHECK_INTERVAL: u64 = 512;
+pub const CHECK_INTERVAL: u64 = 16;
 
 /// The clock of one search.
 pub struct TimeControl<'a> {

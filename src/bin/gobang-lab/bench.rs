@@ -14,7 +14,7 @@ pub struct Args {
 }
 
 /// Bench positions: a rule and the moves played so far, in human notation.
-const POSITIONS: &[(Rule, &str)] = &[
+pub const POSITIONS: &[(Rule, &str)] = &[
     (Rule::Renju, "h8"),
     (Rule::Renju, "h8 i9 j8"),
     (Rule::Renju, "h8 h9 i10"),
@@ -25,7 +25,7 @@ const POSITIONS: &[(Rule, &str)] = &[
     (Rule::Standard, "h8 i8 g9 g7 h10"),
 ];
 
-fn board_of(rule: Rule, moves: &str) -> anyhow::Result<Board> {
+pub fn board_of(rule: Rule, moves: &str) -> anyhow::Result<Board> {
     let moves: Vec<Move> = moves
         .split_whitespace()
         .map(|m| m.parse::<Pos>().map(Move::Place))

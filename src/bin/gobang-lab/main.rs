@@ -2,6 +2,7 @@
 //! ones as a module plus a variant of [`Command`].
 
 mod bench;
+mod deadline;
 mod puzzles;
 mod rules_bench;
 mod selfplay;
@@ -23,6 +24,8 @@ struct Cli {
 enum Command {
     /// Search fixed positions to a fixed depth; print nodes, nodes/s and a node-count signature.
     Bench(bench::Args),
+    /// Time many short searches from outside; print how late the engine answers.
+    Deadline(deadline::Args),
     /// Run the puzzle collections and report what is solved and how fast.
     Puzzles(puzzles::Args),
     /// Measure the rules core: move+undo pairs/s and forbidden-point listing calls/s.
@@ -36,6 +39,7 @@ enum Command {
 fn main() -> anyhow::Result<()> {
     match Cli::parse().command {
         Command::Bench(args) => bench::run(&args),
+        Command::Deadline(args) => deadline::run(&args),
         Command::Puzzles(args) => puzzles::run(&args),
         Command::RulesBench(args) => rules_bench::run(&args),
         Command::Selfplay(args) => selfplay::run(args),
