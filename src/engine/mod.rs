@@ -187,10 +187,15 @@ impl Engine {
     }
 
     /// Sets the memory budget for the engine's tables (the transposition table gets most of it).
+    /// The table is only reallocated (and emptied) when its size changes: managers that repeat
+    /// `INFO max_memory` before every move do not pay for a new table each time.
     pub fn set_memory_limit(&mut self, bytes: usize) {
         let hash_bytes = bytes.saturating_sub(VCF_VCT_TABLE_BYTES).max(1 << 20);
-        self.options.hash_bytes = hash_bytes.min(DEFAULT_HASH_BYTES * 16);
-        self.tt = Table::new(self.options.hash_bytes);
+        let hash_bytes = hash_bytes.min(DEFAULT_HASH_BYTES * 16);
+        if hash_bytes != self.options.hash_bytes {
+            self.options.hash_bytes = hash_bytes;
+            self.tt = Table::new(hash_bytes);
+        }
     }
 
     /// Searches `board` for the side to move. Stops when `stop` becomes true, when a limit is

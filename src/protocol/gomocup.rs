@@ -742,9 +742,20 @@ impl<W: Write> Brain<W> {
         };
         // The worker sent its last event; joining cannot block for long.
         let _ = search.handle.join();
-        self.engine = Some(engine.unwrap_or_else(|| Box::new(Engine::new())));
+        let failed = engine.is_none();
+        self.engine = engine;
+        let flow = self.answer(search.asked_at, result);
+        if failed {
+            // Only after answering: a new engine's tables take a while to allocate.
+            self.engine = Some(Box::new(Engine::new()));
+        }
+        flow
+    }
+
+    /// Plays and sends the move of a finished search (or a fallback move).
+    fn answer(&mut self, asked_at: Instant, result: Option<SearchResult>) -> io::Result<Flow> {
         if let Some(left) = self.time_left.as_mut() {
-            *left = left.saturating_sub(search.asked_at.elapsed());
+            *left = left.saturating_sub(asked_at.elapsed());
         }
         let Some(board) = self.board.as_mut() else {
             return Ok(Flow::Continue);
