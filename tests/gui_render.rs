@@ -3,7 +3,7 @@
 #![cfg(feature = "gui")]
 
 use gobang::rules::{Color, ForbiddenKind, Pos};
-use gobang::ui::render::{self, HintMark, Layout, Scene};
+use gobang::ui::render::{self, BoardCache, HintMark, Layout, Scene};
 use gtk4::cairo;
 
 struct Picture {
@@ -236,4 +236,70 @@ fn evaluation_graph_shades_blacks_advantage() {
     );
     // Below the midline there: the light background.
     assert!(is_light(picture.rgb(100.0, 60.0)));
+}
+
+#[test]
+fn the_cached_board_looks_like_a_direct_drawing() {
+    let scene = Scene {
+        stones: vec![
+            (p("h8"), Color::Black, 1),
+            (p("i9"), Color::White, 2),
+            (p("a1"), Color::Black, 3),
+            (p("o15"), Color::White, 4),
+        ],
+        last_move: Some(p("o15")),
+        ghost: Some((p("c3"), Color::Black)),
+        ..Scene::default()
+    };
+    let mut cache = BoardCache::default();
+    for (width, height) in [(420, 380), (733, 615)] {
+        let (direct, layout) = draw_scene(width, height, &scene);
+        let mut frame = || {
+            paint(width, height, |cr| {
+                cache
+                    .draw(cr, width, height, 1, &scene)
+                    .expect("cached draw");
+            })
+        };
+        // The first frame at a size fills the cache, the second comes from it.
+        frame();
+        let cached = frame();
+        let worst = largest_difference(&direct, &cached);
+        // Stones are copied at sub-pixel offsets, which shifts their antialiased rims a little.
+        assert!(
+            worst <= 40,
+            "{width}x{height}: pixels differ by up to {worst}"
+        );
+        let (x, y) = layout.center(p("h8"));
+        assert!(is_dark(cached.rgb(x, y)));
+        let (x, y) = layout.center(p("i9"));
+        assert!(is_light(cached.rgb(x, y)));
+        assert!(is_wood(
+            cached.rgb(layout.left + 3.0, layout.top + layout.side / 2.0)
+        ));
+        let mean = mean_difference(&direct, &cached);
+        assert!(mean < 0.2, "{width}x{height}: mean difference {mean}");
+    }
+}
+
+/// The mean difference per channel between two pictures of one size.
+fn mean_difference(a: &Picture, b: &Picture) -> f64 {
+    let total: u64 = a
+        .data
+        .iter()
+        .zip(&b.data)
+        .map(|(x, y)| u64::from(x.abs_diff(*y)))
+        .sum();
+    total as f64 / a.data.len() as f64
+}
+
+/// The largest difference of any channel of any pixel between two pictures of one size.
+fn largest_difference(a: &Picture, b: &Picture) -> u8 {
+    assert_eq!((a.width, a.data.len()), (b.width, b.data.len()));
+    a.data
+        .iter()
+        .zip(&b.data)
+        .map(|(x, y)| x.abs_diff(*y))
+        .max()
+        .unwrap_or(0)
 }

@@ -253,47 +253,98 @@ fn a_midgame_screenshot_is_written() {
     close(window, dir);
 }
 
-/// Not a test but a measurement: the longest gap between 5 ms main-loop ticks while the engine
-/// searches for a full 15 s. Run with
+/// Records the longest gap between 5 ms main-loop ticks: how long the window stalled.
+struct StallMeter {
+    /// (previous tick, longest gap, when it ended, ticks)
+    gaps: std::rc::Rc<std::cell::RefCell<(Instant, Duration, Instant, u32)>>,
+    tick: glib::SourceId,
+    started: Instant,
+}
+
+impl StallMeter {
+    fn start() -> StallMeter {
+        let started = Instant::now();
+        let gaps = std::rc::Rc::new(std::cell::RefCell::new((
+            started,
+            Duration::ZERO,
+            started,
+            0,
+        )));
+        let tick = glib::timeout_add_local(Duration::from_millis(5), {
+            let gaps = gaps.clone();
+            move || {
+                let mut gaps = gaps.borrow_mut();
+                let now = Instant::now();
+                if now - gaps.0 > gaps.1 {
+                    gaps.1 = now - gaps.0;
+                    gaps.2 = now;
+                }
+                gaps.0 = now;
+                gaps.3 += 1;
+                glib::ControlFlow::Continue
+            }
+        });
+        StallMeter {
+            gaps,
+            tick,
+            started,
+        }
+    }
+
+    /// Stops measuring; says what was measured.
+    fn report(self, what: &str) {
+        self.tick.remove();
+        let (_, longest, ended, ticks) = *self.gaps.borrow();
+        println!(
+            "{what}: {:?}, {ticks} ticks, longest main-loop stall {longest:?} (ending {:?} after the start)",
+            self.started.elapsed(),
+            ended - self.started,
+        );
+    }
+}
+
+/// A window that has drawn itself and settled, as it has when a user starts clicking.
+fn settled_window(mode: Mode, ai_ms: u64) -> (GameWindow, PathBuf) {
+    let (window, dir) = open_window(mode, Rule::Renju, ai_ms);
+    wait_until(Duration::from_secs(1), || false);
+    (window, dir)
+}
+
+/// Not a test but a measurement: the longest main-loop stall from a click on the settled
+/// window, through the engine's full 15 s search, to its move being drawn (and the same once
+/// more, when the engine's tables are warm). Run with
 /// `GSK_RENDERER=cairo xvfb-run -a cargo test --test gui_window -- --ignored --nocapture`.
 #[gtk::test]
 #[ignore]
 fn measure_main_loop_stall_during_a_15_second_search() {
-    let (window, dir) = open_window(Mode::HumanBlack, Rule::Renju, 15_000);
-    click(&window, p("h8"));
-    let started = Instant::now();
-    // (previous tick, longest gap, when it ended, ticks, longest gap once the move was drawn)
-    let gaps = std::rc::Rc::new(std::cell::RefCell::new((
-        started,
-        Duration::ZERO,
-        Duration::ZERO,
-        0u32,
-        Duration::ZERO,
-    )));
-    let tick = glib::timeout_add_local(Duration::from_millis(5), {
-        let gaps = gaps.clone();
-        move || {
-            let mut gaps = gaps.borrow_mut();
-            let now = Instant::now();
-            let gap = now - gaps.0;
-            if gap > gaps.1 {
-                gaps.1 = gap;
-                gaps.2 = now - started;
-            }
-            if now - started > Duration::from_millis(200) {
-                gaps.4 = gaps.4.max(gap);
-            }
-            gaps.0 = now;
-            gaps.3 += 1;
-            glib::ControlFlow::Continue
-        }
-    });
-    let answered = wait_until(Duration::from_secs(17), || window.moves().len() == 2);
-    let searched = started.elapsed();
-    tick.remove();
-    let (_, longest, at, ticks, settled) = *gaps.borrow();
-    println!(
-        "search took {searched:?} (answered: {answered}); {ticks} ticks; longest main-loop gap {longest:?}, ending {at:?} after the click; longest gap after the first 200 ms {settled:?}"
-    );
+    let (window, dir) = settled_window(Mode::HumanBlack, 15_000);
+    for (round, (name, point)) in [("first", "h8"), ("second", "h10")].into_iter().enumerate() {
+        let meter = StallMeter::start();
+        click(&window, p(point));
+        let answered = wait_until(Duration::from_secs(17), || {
+            window.moves().len() == 2 * (round + 1)
+        });
+        wait_until(Duration::from_millis(300), || false);
+        meter.report(&format!(
+            "{name} move against a 15 s engine (answered: {answered})"
+        ));
+    }
+    close(window, dir);
+}
+
+/// Not a test but a measurement: the longest main-loop stall over 30 moves of a two-player
+/// game, one every 100 ms (the cost of a move to the window, without the engine).
+#[gtk::test]
+#[ignore]
+fn measure_main_loop_stall_while_moves_are_played() {
+    let (window, dir) = settled_window(Mode::TwoPlayers, 1_000);
+    let meter = StallMeter::start();
+    for i in 0..30u8 {
+        let pos = Pos::new(i % 15, 2 + i / 15 * 4).expect("on the board");
+        click(&window, pos);
+        wait_until(Duration::from_millis(100), || false);
+    }
+    meter.report("30 moves of a two-player game");
+    assert_eq!(window.moves().len(), 30);
     close(window, dir);
 }

@@ -2,10 +2,11 @@
 //! gesture, a pointer-motion controller for the ghost stone and a tooltip naming forbidden
 //! points. It asks its [`BoardHandler`] (the window) what to draw and tells it what happened.
 
-use super::render::{self, Layout, Scene};
+use super::render::{BoardCache, Layout, Scene};
 use crate::rules::Pos;
 use gtk4 as gtk;
 use gtk4::prelude::*;
+use std::cell::RefCell;
 use std::rc::{Rc, Weak};
 
 /// What the board needs from the window.
@@ -27,11 +28,17 @@ pub fn attach<H: BoardHandler + 'static>(area: &gtk::DrawingArea, handler: &Rc<H
     let weak: Weak<H> = Rc::downgrade(handler);
     area.set_draw_func({
         let weak = weak.clone();
-        move |_, cr, width, height| {
+        let cache = RefCell::new(BoardCache::default());
+        move |area, cr, width, height| {
             if let Some(handler) = weak.upgrade() {
-                let layout = Layout::new(f64::from(width), f64::from(height));
                 // A failed draw leaves the area blank until the next frame; nothing else to do.
-                let _ = render::draw(cr, &layout, &handler.scene());
+                let _ = cache.borrow_mut().draw(
+                    cr,
+                    width,
+                    height,
+                    area.scale_factor(),
+                    &handler.scene(),
+                );
             }
         }
     });

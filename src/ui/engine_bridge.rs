@@ -60,7 +60,7 @@ impl EngineBridge {
                 worker: Some(worker),
                 next_id: 1,
                 current: None,
-                clear_next: true,
+                clear_next: false,
             },
             reply_rx,
         ))
@@ -131,7 +131,20 @@ impl Drop for EngineBridge {
     }
 }
 
+/// Lowers the calling thread's scheduling priority (nice 10): when the engine and the window
+/// compete for the cores, drawing the window wins and the engine loses a little time.
+fn yield_to_the_window() {
+    // SAFETY: `gettid` and `setpriority` only read their integer arguments; on Linux a nice
+    // value belongs to one thread, so this leaves the main thread's priority alone. Failure
+    // (not permitted) just leaves the priority as it was.
+    unsafe {
+        let thread = libc::gettid() as libc::id_t;
+        libc::setpriority(libc::PRIO_PROCESS, thread, 10);
+    }
+}
+
 fn worker_loop(requests: &mpsc::Receiver<Request>, replies: &async_channel::Sender<Reply>) {
+    yield_to_the_window();
     let mut engine = Engine::new();
     while let Ok(request) = requests.recv() {
         if request.clear {

@@ -1,13 +1,16 @@
 //! What the app keeps between runs: the preferences (under the user's config directory) and the
-//! game in progress (autosaved under the user's data directory after every move). Both are small
-//! `key=value` text files written atomically (a temporary file, then a rename), so a crash never
-//! leaves half a file behind.
+//! game in progress (autosaved under the user's data directory after every move, by the
+//! [`Autosaver`] thread so that a slow disk never stalls the window). Both are small `key=value`
+//! text files written atomically (a synced temporary file, then a rename), so a crash never
+//! leaves half a file behind; an autosave that cannot be read is kept aside, not overwritten.
 
+use crate::game::record::{self, RecordError};
 use crate::game::{ForbiddenPolicy, Game};
 use crate::rules::{Move, Pos, Rule};
 use std::fs;
-use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::mpsc;
+use std::thread;
 use std::time::Duration;
 
 /// Who plays which side.
@@ -289,33 +292,89 @@ impl Storage {
             .unwrap_or_default()
     }
 
-    pub fn save_preferences(&self, prefs: &Preferences) -> std::io::Result<()> {
+    pub fn save_preferences(&self, prefs: &Preferences) -> Result<(), RecordError> {
         write_atomically(&self.preferences, &prefs.to_text())
     }
 
+    /// The autosaved game, if there is one and it can be read. A damaged autosave is renamed to
+    /// `autosave.damaged` so that the next autosave does not destroy what is left of it.
     pub fn load_game(&self) -> Option<SavedGame> {
-        fs::read_to_string(&self.autosave)
-            .ok()
-            .and_then(|text| SavedGame::parse(&text))
+        let text = fs::read_to_string(&self.autosave).ok()?;
+        let saved = SavedGame::parse(&text);
+        if saved.is_none() {
+            let _ = fs::rename(&self.autosave, self.autosave.with_extension("damaged"));
+        }
+        saved
     }
 
-    pub fn save_game(&self, game: &SavedGame) -> std::io::Result<()> {
+    pub fn save_game(&self, game: &SavedGame) -> Result<(), RecordError> {
         write_atomically(&self.autosave, &game.to_text())
     }
 }
 
-/// Writes `text` to a temporary file beside `path`, flushes it to disk, then renames it.
-pub fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
+/// Writes `text` to `path` atomically, creating the directory first.
+fn write_atomically(path: &Path, text: &str) -> Result<(), RecordError> {
     if let Some(dir) = path.parent() {
-        fs::create_dir_all(dir)?;
+        fs::create_dir_all(dir).map_err(|error| RecordError::io(path, error))?;
     }
-    let mut tmp_name = path.file_name().unwrap_or_default().to_os_string();
-    tmp_name.push(".tmp");
-    let tmp = path.with_file_name(tmp_name);
-    let mut file = fs::File::create(&tmp)?;
-    file.write_all(text.as_bytes())?;
-    file.sync_all()?;
-    fs::rename(&tmp, path)
+    record::write_atomically(path, text.as_bytes())
+}
+
+/// Writes the autosave on a thread of its own: [`Autosaver::save`] only queues the game, the
+/// thread writes the newest one queued. Dropping the autosaver (or [`Autosaver::finish`]) waits
+/// until everything queued is on disk.
+pub struct Autosaver {
+    games: Option<mpsc::Sender<SavedGame>>,
+    writer: Option<thread::JoinHandle<()>>,
+}
+
+impl Autosaver {
+    /// Starts the writer thread; the outcome of every write (an error message or `None`) is
+    /// sent on `outcomes`.
+    pub fn new(
+        storage: Storage,
+        outcomes: async_channel::Sender<Option<String>>,
+    ) -> std::io::Result<Autosaver> {
+        let (games, queued) = mpsc::channel::<SavedGame>();
+        let writer = thread::Builder::new()
+            .name("gobang-autosave".into())
+            .spawn(move || {
+                while let Ok(mut game) = queued.recv() {
+                    // Only the newest game matters.
+                    while let Ok(newer) = queued.try_recv() {
+                        game = newer;
+                    }
+                    let outcome = storage.save_game(&game).err().map(|e| e.to_string());
+                    let _ = outcomes.send_blocking(outcome);
+                }
+            })?;
+        Ok(Autosaver {
+            games: Some(games),
+            writer: Some(writer),
+        })
+    }
+
+    /// Queues `game` to be written; returns at once. Does nothing after [`Autosaver::finish`].
+    pub fn save(&self, game: SavedGame) {
+        if let Some(games) = &self.games {
+            // The writer only stops when the sender is dropped.
+            let _ = games.send(game);
+        }
+    }
+
+    /// Waits until every queued game is written and stops the thread.
+    pub fn finish(&mut self) {
+        self.games = None;
+        if let Some(writer) = self.writer.take() {
+            let _ = writer.join();
+        }
+    }
+}
+
+impl Drop for Autosaver {
+    fn drop(&mut self) {
+        self.finish();
+    }
 }
 
 #[cfg(test)]
@@ -374,7 +433,51 @@ mod tests {
         storage.save_preferences(&prefs).unwrap();
         storage.save_preferences(&prefs).unwrap();
         assert_eq!(storage.load_preferences(), prefs);
-        assert!(!dir.join("preferences.tmp").exists());
+        let names: Vec<_> = fs::read_dir(&dir)
+            .unwrap()
+            .map(|entry| entry.unwrap().file_name())
+            .collect();
+        assert_eq!(names, ["preferences"], "no temporary file is left");
+        let _ = fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn the_autosaver_writes_the_newest_game_before_it_finishes() {
+        let dir = std::env::temp_dir().join(format!("gobang-autosaver-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        let storage = Storage::in_dir(&dir);
+        let (outcomes, reports) = async_channel::unbounded();
+        let mut autosaver = Autosaver::new(storage.clone(), outcomes).unwrap();
+        let mut game = Game::new(Rule::Renju);
+        for p in ["h8", "h9", "j8", "j9"] {
+            game.play(p.parse().unwrap()).unwrap();
+            autosaver.save(SavedGame::from_game(Mode::TwoPlayers, &game));
+        }
+        autosaver.finish();
+        let saved = storage.load_game().unwrap();
+        assert_eq!(saved.moves, game.moves());
+        assert!(!reports.is_empty());
+        while let Ok(outcome) = reports.try_recv() {
+            assert_eq!(outcome, None);
+        }
+        let _ = fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_damaged_autosave_is_kept_aside() {
+        let dir = std::env::temp_dir().join(format!("gobang-damaged-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        let storage = Storage::in_dir(&dir);
+        fs::write(
+            &storage.autosave,
+            "mode=two-players\nrule=renju\nmoves=h8 z99",
+        )
+        .unwrap();
+        assert_eq!(storage.load_game(), None);
+        assert!(!storage.autosave.exists());
+        let kept = fs::read_to_string(dir.join("autosave.damaged")).unwrap();
+        assert!(kept.contains("z99"));
         let _ = fs::remove_dir_all(&dir);
     }
 }

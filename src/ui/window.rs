@@ -6,7 +6,7 @@ use super::board_view::{self, BoardHandler};
 use super::dialogs;
 use super::engine_bridge::{EngineBridge, Reply, RequestId};
 use super::render::{self, HintMark, Scene};
-use super::storage::{Mode, Preferences, SavedGame, Storage};
+use super::storage::{Autosaver, Mode, Preferences, SavedGame, Storage};
 use crate::engine::{Limits, Score, SearchInfo};
 use crate::game::clock::MoveClock;
 use crate::game::record::{GameRecord, RecordFormat};
@@ -99,6 +99,7 @@ struct Inner {
     state: RefCell<State>,
     bridge: RefCell<EngineBridge>,
     storage: Storage,
+    autosaver: RefCell<Autosaver>,
 }
 
 /// The main window and its game.
@@ -170,6 +171,8 @@ impl GameWindow {
         let mut clock = MoveClock::default();
         clock.set_enabled(prefs.clock_enabled);
         let (bridge, replies) = EngineBridge::new()?;
+        let (outcomes, autosave_outcomes) = async_channel::unbounded();
+        let autosaver = Autosaver::new(storage.clone(), outcomes)?;
         let actions = Actions {
             undo: gio::SimpleAction::new("undo", None),
             hint: gio::SimpleAction::new("hint", None),
@@ -201,8 +204,9 @@ impl GameWindow {
             }),
             bridge: RefCell::new(bridge),
             storage,
+            autosaver: RefCell::new(autosaver),
         });
-        Inner::setup(&inner, replies);
+        Inner::setup(&inner, replies, autosave_outcomes);
         inner.position_changed();
         Ok(GameWindow { inner })
     }
@@ -322,7 +326,11 @@ fn result_text(mode: Mode, result: &GameResult) -> String {
 }
 
 impl Inner {
-    fn setup(self: &Rc<Self>, replies: async_channel::Receiver<Reply>) {
+    fn setup(
+        self: &Rc<Self>,
+        replies: async_channel::Receiver<Reply>,
+        autosave_outcomes: async_channel::Receiver<Option<String>>,
+    ) {
         let weak = Rc::downgrade(self);
         board_view::attach(&self.ui.board, self);
 
@@ -362,6 +370,18 @@ impl Inner {
                         break;
                     };
                     inner.on_reply(reply);
+                }
+            }
+        });
+
+        glib::spawn_future_local({
+            let weak = weak.clone();
+            async move {
+                while let Ok(outcome) = autosave_outcomes.recv().await {
+                    let Some(inner) = weak.upgrade() else {
+                        break;
+                    };
+                    inner.on_autosaved(outcome);
                 }
             }
         });
@@ -485,22 +505,23 @@ impl Inner {
         self.state.borrow_mut().task = None;
     }
 
+    /// Queues the live game for the autosave thread.
     fn autosave(&self) {
-        let (saved, already_failed) = {
+        let saved = {
             let state = self.state.borrow();
-            (
-                SavedGame::from_game(state.mode, &state.game),
-                state.autosave_failed,
-            )
+            SavedGame::from_game(state.mode, &state.game)
         };
-        match self.storage.save_game(&saved) {
-            Ok(()) => self.state.borrow_mut().autosave_failed = false,
-            Err(error) => {
-                self.state.borrow_mut().autosave_failed = true;
-                if !already_failed {
-                    self.toast(&format!("Could not save the game in progress: {error}"));
-                }
-            }
+        self.autosaver.borrow().save(saved);
+    }
+
+    /// What the autosave thread reports: a failure is shown once, until a save works again.
+    fn on_autosaved(&self, error: Option<String>) {
+        let already_failed = std::mem::replace(
+            &mut self.state.borrow_mut().autosave_failed,
+            error.is_some(),
+        );
+        if let (Some(error), false) = (error, already_failed) {
+            self.toast(&format!("Could not save the game in progress: {error}"));
         }
     }
 
@@ -864,6 +885,7 @@ impl Inner {
         }
         self.bridge.borrow_mut().shutdown();
         self.autosave();
+        self.autosaver.borrow_mut().finish();
     }
 
     fn scene(&self) -> Scene {

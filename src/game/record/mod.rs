@@ -200,7 +200,7 @@ pub enum RecordError {
 }
 
 impl RecordError {
-    fn io(path: &Path, source: io::Error) -> RecordError {
+    pub(crate) fn io(path: &Path, source: io::Error) -> RecordError {
         RecordError::Io {
             path: path.to_path_buf(),
             source,
