@@ -10,7 +10,7 @@ cd "$(dirname "$0")"
 
 APT_PACKAGES=(
   build-essential pkg-config libgtk-4-dev libadwaita-1-dev
-  xvfb xauth desktop-file-utils appstream
+  xvfb xauth xdotool desktop-file-utils appstream
 )
 
 install_missing() {
