@@ -4,6 +4,7 @@
 //! Every wait has a deadline, so a broken build fails instead of hanging.
 #![cfg(feature = "gui")]
 
+use gobang::game::record::GameRecord;
 use gobang::rules::{Color, Move, Pos, Rule};
 use gobang::ui::storage::{Mode, Preferences, Storage};
 use gobang::ui::window::GameWindow;
@@ -212,6 +213,49 @@ fn the_game_is_autosaved_and_restored() {
     restored.window().close();
     wait_until(Duration::from_millis(50), || false);
     let _ = std::fs::remove_dir_all(dir);
+}
+
+#[gtk::test]
+fn save_and_open_use_the_record_formats_and_a_bad_file_keeps_the_game() {
+    let (window, dir) = open_window(Mode::TwoPlayers, Rule::Renju, 300);
+    for m in ["h8", "i9", "j10"] {
+        click(&window, p(m));
+    }
+    let played = window.moves();
+    let (sgf, psq) = (dir.join("game.sgf"), dir.join("game.psq"));
+    window.save_record(&sgf);
+    window.save_record(&psq);
+    assert!(window.last_toast().unwrap_or_default().starts_with("Saved"));
+    let text = std::fs::read_to_string(&sgf).expect("the SGF was written");
+    assert!(text.contains("GM[4]"), "{text}");
+    let saved = GameRecord::load(&sgf)
+        .and_then(|record| record.to_game())
+        .expect("the SGF reads back");
+    assert_eq!(saved.moves(), played.as_slice());
+
+    window.start_new_game(Mode::TwoPlayers, Rule::Renju);
+    assert!(window.moves().is_empty());
+    window.open_record(&psq);
+    assert_eq!(window.moves(), played, "the .psq record was opened");
+    assert_eq!(window.scene().stones.len(), 3);
+
+    let bad = dir.join("bad.sgf");
+    std::fs::write(&bad, "(;GM[4]FF[4];B[hh];W[zz])").expect("bad file");
+    window.open_record(&bad);
+    let (heading, text) = window.last_error().expect("an error dialog");
+    assert!(heading.contains("bad.sgf"), "{heading}");
+    assert!(text.contains("kept"), "{text}");
+    assert_eq!(window.moves(), played, "the current game is kept");
+
+    window.open_record(&dir.join("missing.sgf"));
+    let (heading, _) = window.last_error().expect("an error dialog");
+    assert!(heading.contains("missing.sgf"), "{heading}");
+    assert_eq!(window.moves(), played);
+
+    window.save_record(&dir.join("no-such-directory").join("game.sgf"));
+    let (heading, _) = window.last_error().expect("an error dialog");
+    assert!(heading.starts_with("Could not save"), "{heading}");
+    close(window, dir);
 }
 
 /// Renders the whole window into a PNG.

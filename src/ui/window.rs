@@ -87,6 +87,8 @@ struct State {
     /// The moves the list shows.
     listed: Vec<Move>,
     last_toast: Option<String>,
+    /// Heading and text of the latest error dialog.
+    last_error: Option<(String, String)>,
     autosave_failed: bool,
     closed: bool,
     tick: Option<glib::SourceId>,
@@ -198,6 +200,7 @@ impl GameWindow {
                 evals: Vec::new(),
                 listed: Vec::new(),
                 last_toast: None,
+                last_error: None,
                 autosave_failed: false,
                 closed: false,
                 tick: None,
@@ -241,6 +244,21 @@ impl GameWindow {
     /// The text of the latest toast.
     pub fn last_toast(&self) -> Option<String> {
         self.inner.state.borrow().last_toast.clone()
+    }
+
+    /// The heading and text of the latest error dialog.
+    pub fn last_error(&self) -> Option<(String, String)> {
+        self.inner.state.borrow().last_error.clone()
+    }
+
+    /// Opens the game record at `path` (what Open does once a file is chosen).
+    pub fn open_record(&self, path: &std::path::Path) {
+        self.inner.open_record(path);
+    }
+
+    /// Saves the game to `path` (what Save does once a file is chosen).
+    pub fn save_record(&self, path: &std::path::Path) {
+        self.inner.save_record(path);
     }
 
     /// Whether a search (move or hint) is running.
@@ -435,6 +453,11 @@ impl Inner {
         for (name, handler) in simple {
             add(&gio::SimpleAction::new(name, None), handler);
         }
+    }
+
+    fn error(&self, heading: &str, text: &str) {
+        self.state.borrow_mut().last_error = Some((heading.to_string(), text.to_string()));
+        dialogs::error(&self.window, heading, text);
     }
 
     fn toast(&self, text: &str) {
@@ -851,10 +874,9 @@ impl Inner {
                 self.position_changed();
                 self.toast(&format!("Opened {}", path.display()));
             }
-            Err(error) => dialogs::error(
-                &self.window,
-                "Could not open the game record",
-                &format!("{}: {error}\nThe current game is kept.", path.display()),
+            Err(error) => self.error(
+                &format!("Could not open {}", file_name(path)),
+                &format!("{error}.\nThe current game is kept."),
             ),
         }
     }
@@ -865,10 +887,9 @@ impl Inner {
         let record = GameRecord::from_game(&self.state.borrow().game);
         match record.save(path, format) {
             Ok(()) => self.toast(&format!("Saved {}", path.display())),
-            Err(error) => dialogs::error(
-                &self.window,
-                "Could not save the game record",
-                &format!("{}: {error}", path.display()),
+            Err(error) => self.error(
+                &format!("Could not save {}", file_name(path)),
+                &format!("{error}."),
             ),
         }
     }
@@ -1103,6 +1124,14 @@ impl Inner {
             .save
             .set_enabled(!state.game.moves().is_empty());
     }
+}
+
+/// The last component of `path`, for messages.
+fn file_name(path: &std::path::Path) -> String {
+    path.file_name()
+        .unwrap_or(path.as_os_str())
+        .to_string_lossy()
+        .into_owned()
 }
 
 fn move_row(index: usize, mv: Move) -> gtk::ListBoxRow {
