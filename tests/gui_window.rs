@@ -258,6 +258,31 @@ fn save_and_open_use_the_record_formats_and_a_bad_file_keeps_the_game() {
     close(window, dir);
 }
 
+#[gtk::test]
+fn the_clock_stops_while_a_dialog_is_open() {
+    let (window, dir) = open_window(Mode::HumanBlack, Rule::Renju, 300);
+    wait_until(Duration::from_millis(300), || false);
+    assert!(!window.clock_paused());
+    activate(&window, "win.about");
+    assert!(
+        wait_until(Duration::from_secs(2), || window.clock_paused()),
+        "the About window pauses the clock"
+    );
+    let main: gtk::Window = window.window().clone().upcast();
+    for dialog in gtk::Window::list_toplevels() {
+        if let Ok(dialog) = dialog.downcast::<gtk::Window>() {
+            if dialog.transient_for().as_ref() == Some(&main) {
+                dialog.close();
+            }
+        }
+    }
+    assert!(
+        wait_until(Duration::from_secs(2), || !window.clock_paused()),
+        "closing it lets the clock run again"
+    );
+    close(window, dir);
+}
+
 /// Renders the whole window into a PNG.
 fn screenshot(window: &gtk::Widget, path: &std::path::Path) {
     let paintable = gtk::WidgetPaintable::new(Some(window));

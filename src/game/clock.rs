@@ -1,5 +1,6 @@
 //! The per-move clock: each move must be made within a fixed time (15 s by default). The clock is
-//! driven by the caller's notion of "now" so that it can be tested without waiting.
+//! driven by the caller's notion of "now" so that it can be tested without waiting. It can be
+//! paused (the app pauses it while one of its dialogs is open).
 
 use std::time::{Duration, Instant};
 
@@ -12,6 +13,8 @@ pub struct MoveClock {
     limit: Duration,
     enabled: bool,
     started: Option<Instant>,
+    /// When the clock was paused, if it is.
+    paused_at: Option<Instant>,
 }
 
 impl Default for MoveClock {
@@ -26,6 +29,7 @@ impl MoveClock {
             limit,
             enabled: true,
             started: None,
+            paused_at: None,
         }
     }
 
@@ -46,9 +50,29 @@ impl MoveClock {
         self.enabled
     }
 
-    /// Starts timing a new move at `now`.
+    /// Starts timing a new move at `now` (a paused clock stays paused, at the full limit).
     pub fn start(&mut self, now: Instant) {
         self.started = Some(now);
+        if self.paused_at.is_some() {
+            self.paused_at = Some(now);
+        }
+    }
+
+    /// Pauses the clock at `now`, or lets it run on from where it was paused.
+    pub fn set_paused(&mut self, paused: bool, now: Instant) {
+        match (paused, self.paused_at) {
+            (true, None) => self.paused_at = Some(now),
+            (false, Some(paused_at)) => {
+                let pause = now.saturating_duration_since(paused_at);
+                self.started = self.started.map(|start| start + pause);
+                self.paused_at = None;
+            }
+            _ => {}
+        }
+    }
+
+    pub fn is_paused(&self) -> bool {
+        self.paused_at.is_some()
     }
 
     /// Stops the clock (game over, or waiting for nobody).
@@ -60,10 +84,11 @@ impl MoveClock {
         self.started.is_some()
     }
 
-    /// Time spent on the current move so far.
+    /// Time spent on the current move so far, pauses excluded.
     pub fn elapsed(&self, now: Instant) -> Duration {
+        let until = self.paused_at.unwrap_or(now);
         self.started
-            .map(|start| now.saturating_duration_since(start))
+            .map(|start| until.saturating_duration_since(start))
             .unwrap_or_default()
     }
 
@@ -103,5 +128,27 @@ mod tests {
         clock.set_enabled(true);
         clock.stop();
         assert!(!clock.is_expired(start + Duration::from_secs(20)));
+    }
+
+    #[test]
+    fn a_pause_does_not_count() {
+        let start = Instant::now();
+        let at = |ms| start + Duration::from_millis(ms);
+        let mut clock = MoveClock::default();
+        clock.start(start);
+        clock.set_paused(true, at(4_000));
+        assert!(clock.is_paused());
+        assert_eq!(clock.remaining(at(60_000)), Duration::from_secs(11));
+        assert!(!clock.is_expired(at(60_000)));
+        clock.set_paused(true, at(61_000));
+        clock.set_paused(false, at(64_000));
+        assert_eq!(clock.remaining(at(65_000)), Duration::from_secs(10));
+        assert!(clock.is_expired(at(75_000)));
+        // A move started while paused waits at the full limit.
+        clock.set_paused(true, at(80_000));
+        clock.start(at(81_000));
+        assert_eq!(clock.remaining(at(90_000)), Duration::from_secs(15));
+        clock.set_paused(false, at(90_000));
+        assert_eq!(clock.remaining(at(92_000)), Duration::from_secs(13));
     }
 }

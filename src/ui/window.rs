@@ -246,6 +246,11 @@ impl GameWindow {
         self.inner.state.borrow().last_toast.clone()
     }
 
+    /// Whether the move clock is paused (it is while a dialog is open).
+    pub fn clock_paused(&self) -> bool {
+        self.inner.state.borrow().clock.is_paused()
+    }
+
     /// The heading and text of the latest error dialog.
     pub fn last_error(&self) -> Option<(String, String)> {
         self.inner.state.borrow().last_error.clone()
@@ -716,10 +721,23 @@ impl Inner {
         }
     }
 
+    /// Whether one of the window's dialogs (new game, preferences, file chooser, about, an
+    /// error, the shortcuts) is showing.
+    fn dialog_open(&self) -> bool {
+        let main: &gtk::Window = self.window.upcast_ref();
+        gtk::Window::list_toplevels()
+            .into_iter()
+            .filter_map(|widget| widget.downcast::<gtk::Window>().ok())
+            .any(|window| window.is_visible() && window.transient_for().as_ref() == Some(main))
+    }
+
     fn on_tick(self: &Rc<Self>) {
+        let dialog_open = self.dialog_open();
         let expired = {
             let mut state = self.state.borrow_mut();
             let now = Instant::now();
+            // Time spent in a dialog is not thinking time.
+            state.clock.set_paused(dialog_open, now);
             if state.game.is_over() || !state.clock.is_expired(now) {
                 None
             } else {
