@@ -5,8 +5,8 @@
 //! leaves half a file behind; an autosave that cannot be read is kept aside, not overwritten.
 
 use crate::game::record::{self, RecordError};
-use crate::game::{ForbiddenPolicy, Game};
-use crate::rules::{Move, Pos, Rule};
+use crate::game::{EndReason, ForbiddenPolicy, Game};
+use crate::rules::{Color, Move, Pos, Rule};
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc;
@@ -181,12 +181,69 @@ impl Preferences {
     }
 }
 
-/// A game as autosaved: the mode, the rule and the moves.
+/// A game as autosaved: the mode, the rule, the moves, and how it ended when the moves alone
+/// do not say (time, resignation, agreement).
 #[derive(Clone, Debug, PartialEq)]
 pub struct SavedGame {
     pub mode: Mode,
     pub rule: Rule,
     pub moves: Vec<Move>,
+    pub ending: Option<Ending>,
+}
+
+/// An end of a game that is not a move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ending {
+    /// This side lost on time.
+    Timeout(Color),
+    /// This side resigned.
+    Resignation(Color),
+    /// A draw by agreement.
+    Agreement,
+}
+
+impl Ending {
+    fn of(game: &Game) -> Option<Ending> {
+        let result = game.result()?;
+        let loser = result.winner.map(Color::opponent);
+        match (result.reason, loser) {
+            (EndReason::Timeout, Some(loser)) => Some(Ending::Timeout(loser)),
+            (EndReason::Resignation, Some(loser)) => Some(Ending::Resignation(loser)),
+            (EndReason::Agreement, _) => Some(Ending::Agreement),
+            _ => None,
+        }
+    }
+
+    fn to_text(self) -> String {
+        let side = |color: Color| color.name().to_lowercase();
+        match self {
+            Ending::Timeout(loser) => format!("timeout {}", side(loser)),
+            Ending::Resignation(loser) => format!("resignation {}", side(loser)),
+            Ending::Agreement => "agreement".to_string(),
+        }
+    }
+
+    fn parse(text: &str) -> Option<Ending> {
+        let side = |name: &str| match name {
+            "black" => Some(Color::Black),
+            "white" => Some(Color::White),
+            _ => None,
+        };
+        match text.split_whitespace().collect::<Vec<_>>().as_slice() {
+            ["timeout", loser] => side(loser).map(Ending::Timeout),
+            ["resignation", loser] => side(loser).map(Ending::Resignation),
+            ["agreement"] => Some(Ending::Agreement),
+            _ => None,
+        }
+    }
+
+    fn apply(self, game: &mut Game) {
+        match self {
+            Ending::Timeout(loser) => game.lose_on_time(loser),
+            Ending::Resignation(loser) => game.resign(loser),
+            Ending::Agreement => game.agree_draw(),
+        }
+    }
 }
 
 impl SavedGame {
@@ -195,6 +252,7 @@ impl SavedGame {
             mode,
             rule: game.rule(),
             moves: game.moves().to_vec(),
+            ending: Ending::of(game),
         }
     }
 
@@ -207,8 +265,12 @@ impl SavedGame {
                 Move::Pass => "pass".to_string(),
             })
             .collect();
+        let ending = self
+            .ending
+            .map(|ending| format!("ended={}\n", ending.to_text()))
+            .unwrap_or_default();
         format!(
-            "# Gobang game in progress\nmode={}\nrule={}\nmoves={}\n",
+            "# Gobang game in progress\nmode={}\nrule={}\nmoves={}\n{ending}",
             self.mode.key(),
             rule_key(self.rule),
             moves.join(" ")
@@ -220,8 +282,10 @@ impl SavedGame {
         let mut mode = None;
         let mut rule = None;
         let mut moves = None;
+        let mut ending = None;
         for (key, value) in pairs(text) {
             match key {
+                "ended" => ending = Some(Ending::parse(value)?),
                 "mode" => mode = Mode::from_key(value),
                 "rule" => rule = value.parse().ok(),
                 "moves" => {
@@ -240,12 +304,15 @@ impl SavedGame {
             mode: mode?,
             rule: rule?,
             moves: moves?,
+            ending,
         })
     }
 
     /// Replays the moves (the forbidden policy is applied to the replayed game too).
     pub fn to_game(&self, policy: ForbiddenPolicy) -> Option<Game> {
-        let mut game = Game::new(self.rule).with_forbidden_policy(policy);
+        // A forbidden move is only ever recorded when it lost the game, so the moves are
+        // replayed under that policy whatever the preference is now.
+        let mut game = Game::new(self.rule).with_forbidden_policy(ForbiddenPolicy::Lose);
         for &mv in &self.moves {
             let played = match mv {
                 Move::Place(p) => game.play(p),
@@ -253,6 +320,10 @@ impl SavedGame {
             };
             played.ok()?;
         }
+        if let Some(ending) = self.ending {
+            ending.apply(&mut game);
+        }
+        game.set_forbidden_policy(policy);
         Some(game)
     }
 }
@@ -420,6 +491,42 @@ mod tests {
         assert_eq!(SavedGame::parse("rule=renju\nmoves=h8"), None);
         let occupied = SavedGame::parse("mode=ai-vs-ai\nrule=renju\nmoves=h8 h8").unwrap();
         assert!(occupied.to_game(ForbiddenPolicy::Refuse).is_none());
+        assert_eq!(
+            SavedGame::parse("mode=ai-vs-ai\nrule=renju\nmoves=h8\nended=timeout red"),
+            None
+        );
+    }
+
+    #[test]
+    fn a_game_that_ended_off_the_board_stays_ended() {
+        let mut game = Game::new(Rule::Renju);
+        game.play(Pos::CENTER).unwrap();
+        game.lose_on_time(Color::White);
+        let saved = SavedGame::from_game(Mode::HumanWhite, &game);
+        assert!(saved.to_text().contains("ended=timeout white"));
+        let restored = SavedGame::parse(&saved.to_text())
+            .and_then(|saved| saved.to_game(ForbiddenPolicy::Refuse))
+            .unwrap();
+        assert_eq!(restored.result(), game.result());
+
+        let mut game = Game::new(Rule::Standard);
+        game.agree_draw();
+        let restored = SavedGame::parse(&SavedGame::from_game(Mode::TwoPlayers, &game).to_text())
+            .and_then(|saved| saved.to_game(ForbiddenPolicy::Refuse))
+            .unwrap();
+        assert_eq!(restored.result(), game.result());
+
+        // Black lost by a forbidden move under the tournament rule, then the preference changed.
+        let mut game = Game::new(Rule::Renju).with_forbidden_policy(ForbiddenPolicy::Lose);
+        for m in ["f8", "a1", "g8", "a3", "h6", "a5", "h7", "a7", "h8"] {
+            let _ = game.play(m.parse().unwrap());
+        }
+        assert!(game.result().is_some());
+        let restored = SavedGame::from_game(Mode::TwoPlayers, &game)
+            .to_game(ForbiddenPolicy::Refuse)
+            .unwrap();
+        assert_eq!(restored.result(), game.result());
+        assert_eq!(restored.moves(), game.moves());
     }
 
     #[test]
