@@ -224,18 +224,26 @@ fn the_board_scales_and_stays_square() {
 
 #[test]
 fn evaluation_graph_shades_blacks_advantage() {
-    let evals = vec![Some(0.0), Some(0.8), Some(0.8), Some(0.8), Some(-0.8)];
-    let picture = paint(200, 80, |cr| {
-        render::draw_eval_graph(cr, 200.0, 80.0, &evals, 4).expect("graph");
+    // 30 slots of 10 pixels: position i is drawn around x = 10 i + 5.
+    let mut evals = vec![Some(0.0), Some(0.8), None, Some(0.8), Some(-0.8)];
+    evals.resize(30, None);
+    let picture = paint(300, 80, |cr| {
+        render::draw_eval_graph(cr, 300.0, 80.0, &evals, 4).expect("graph");
     });
-    // Above the midline where Black is ahead: dark fill.
+    // Black ahead after move 1: a dark bar above the midline, the background below it.
     assert!(
-        is_dark(picture.rgb(100.0, 30.0)),
+        is_dark(picture.rgb(15.0, 25.0)),
         "{:?}",
-        picture.rgb(100.0, 30.0)
+        picture.rgb(15.0, 25.0)
     );
-    // Below the midline there: the light background.
-    assert!(is_light(picture.rgb(100.0, 60.0)));
+    assert!(is_light(picture.rgb(15.0, 60.0)));
+    // No evaluation for position 2: background on both sides.
+    assert!(is_light(picture.rgb(25.0, 25.0)) && is_light(picture.rgb(25.0, 60.0)));
+    // White ahead at position 4: a white bar below the midline, nothing dark above.
+    assert_eq!(picture.rgb(43.0, 60.0), (255, 255, 255));
+    assert!(is_light(picture.rgb(43.0, 25.0)));
+    // Even at position 0: nothing but the midline.
+    assert!(is_light(picture.rgb(5.0, 25.0)));
 }
 
 #[test]

@@ -574,41 +574,35 @@ pub fn draw_eval_graph(
     cr.fill_preserve()?;
     cr.clip();
     let mid = height / 2.0;
-    let count = evals.len().max(2);
-    let step = width / (count - 1) as f64;
-    let y_of = |v: f64| mid - v.clamp(-1.0, 1.0) * (mid - 3.0);
-    let known: Vec<(f64, f64)> = evals
-        .iter()
-        .enumerate()
-        .filter_map(|(i, v)| v.map(|v| (i as f64 * step, y_of(v))))
-        .collect();
-    if let (Some(&(x0, _)), Some(&(x1, _))) = (known.first(), known.last()) {
-        // Black's advantage as a filled area against the midline.
-        cr.move_to(x0, mid);
-        for &(x, y) in &known {
-            cr.line_to(x, y);
+    // One slot per position, at least 30 so that the first moves do not fill the width.
+    let slots = evals.len().max(30);
+    let step = width / slots as f64;
+    let bar = (step * 0.8).max(1.0);
+    for (i, value) in evals.iter().enumerate() {
+        let Some(value) = value else {
+            continue;
+        };
+        let x = (i as f64 + 0.5) * step - bar / 2.0;
+        let top = mid - value.clamp(-1.0, 1.0) * (mid - 3.0);
+        // Black's advantage rises in black, White's hangs down in white.
+        cr.rectangle(x, top.min(mid), bar, (top - mid).abs().max(1.0));
+        if *value >= 0.0 {
+            cr.set_source_rgb(0.12, 0.12, 0.14);
+            cr.fill()?;
+        } else {
+            cr.set_source_rgb(1.0, 1.0, 1.0);
+            cr.fill_preserve()?;
+            cr.set_source_rgba(0.0, 0.0, 0.0, 0.45);
+            cr.set_line_width(1.0);
+            cr.stroke()?;
         }
-        cr.line_to(x1, mid);
-        cr.close_path();
-        cr.set_source_rgba(0.15, 0.15, 0.17, 0.85);
-        cr.fill()?;
-        cr.set_line_width(1.5);
-        cr.set_source_rgb(0.10, 0.45, 0.91);
-        for (i, &(x, y)) in known.iter().enumerate() {
-            if i == 0 {
-                cr.move_to(x, y);
-            } else {
-                cr.line_to(x, y);
-            }
-        }
-        cr.stroke()?;
     }
     cr.set_source_rgba(0.0, 0.0, 0.0, 0.25);
     cr.set_line_width(1.0);
     cr.move_to(0.0, mid.floor() + 0.5);
     cr.line_to(width, mid.floor() + 0.5);
     cr.stroke()?;
-    let x = (current.min(count - 1) as f64 * step).clamp(1.0, width - 1.0);
+    let x = ((current as f64 + 0.5) * step).clamp(1.0, width - 1.0);
     cr.set_source_rgba(0.88, 0.11, 0.14, 0.8);
     cr.move_to(x.floor() + 0.5, 0.0);
     cr.line_to(x.floor() + 0.5, height);
