@@ -175,6 +175,8 @@ fn the_winning_five_is_highlighted() {
     let (x1, y1) = layout.center(p("f6"));
     let between = ((x0 + x1) / 2.0, (y0 + y1) / 2.0);
     assert!(is_red(picture.rgb(between.0, between.1)));
+    // The line runs under the stones: their middles (and numbers) stay clear.
+    assert!(is_light(picture.rgb(x1, y1)), "{:?}", picture.rgb(x1, y1));
     let (x, y) = layout.center(p("d4"));
     let rim = layout.stone_radius() + layout.cell * 0.02;
     assert!(

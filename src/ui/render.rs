@@ -226,6 +226,8 @@ fn draw_foreground(
     if let Some(hint) = &scene.hint {
         draw_hint(cr, layout, hint)?;
     }
+    // Under the stones, so that it never hides their numbers.
+    draw_winning_stroke(cr, layout, &scene.winning_line)?;
     for &(p, color, number) in &scene.stones {
         match sprites {
             Some(sprites) => sprites.paint(cr, layout, p, color)?,
@@ -248,7 +250,7 @@ fn draw_foreground(
             draw_last_move(cr, layout, p, color)?;
         }
     }
-    draw_winning_line(cr, layout, &scene.winning_line)?;
+    draw_winning_rings(cr, layout, &scene.winning_line)?;
     Ok(())
 }
 
@@ -482,7 +484,8 @@ fn draw_last_move(
     Ok(())
 }
 
-fn draw_winning_line(cr: &cairo::Context, l: &Layout, line: &[Pos]) -> Result<(), cairo::Error> {
+/// The winning five's line, drawn from end to end before its stones.
+fn draw_winning_stroke(cr: &cairo::Context, l: &Layout, line: &[Pos]) -> Result<(), cairo::Error> {
     let (Some(&first), Some(&last)) = (line.first(), line.last()) else {
         return Ok(());
     };
@@ -495,13 +498,21 @@ fn draw_winning_line(cr: &cairo::Context, l: &Layout, line: &[Pos]) -> Result<()
     cr.move_to(x0, y0);
     cr.line_to(x1, y1);
     cr.stroke()?;
+    cr.set_line_cap(cairo::LineCap::Butt);
+    Ok(())
+}
+
+/// A ring around each stone of the winning five.
+fn draw_winning_rings(cr: &cairo::Context, l: &Layout, line: &[Pos]) -> Result<(), cairo::Error> {
+    let (r, g, b) = palette::WIN;
+    cr.set_source_rgba(r, g, b, 0.85);
     cr.set_line_width((l.cell * 0.07).max(1.5));
     for &p in line {
         let (cx, cy) = l.center(p);
+        cr.new_sub_path();
         cr.arc(cx, cy, l.stone_radius() + l.cell * 0.02, 0.0, 2.0 * PI);
         cr.stroke()?;
     }
-    cr.set_line_cap(cairo::LineCap::Butt);
     Ok(())
 }
 

@@ -295,6 +295,7 @@ impl GameWindow {
 
 fn nodes_per_second(nps: u64) -> String {
     match nps {
+        0 => "–".to_string(),
         n if n >= 1_000_000 => format!("{:.1} M nodes/s", n as f64 / 1e6),
         n if n >= 1_000 => format!("{:.0} k nodes/s", n as f64 / 1e3),
         n => format!("{n} nodes/s"),
@@ -384,6 +385,19 @@ impl Inner {
         });
 
         self.install_actions();
+
+        // Keep the newest move in sight: the list only grows or shrinks when moves change, and
+        // its new height is known once it has been laid out. Scrolling from inside the layout
+        // is not redrawn, so it waits for the layout to end.
+        self.ui
+            .moves_scroller
+            .vadjustment()
+            .connect_changed(|adjustment| {
+                let adjustment = adjustment.clone();
+                glib::idle_add_local_once(move || {
+                    adjustment.set_value(adjustment.upper() - adjustment.page_size());
+                });
+            });
 
         glib::spawn_future_local({
             let weak = weak.clone();
@@ -1094,15 +1108,11 @@ impl Inner {
                 self.ui.moves.append(&move_row(i, *mv));
             }
             state.listed = moves;
-            // Keep the newest move in sight.
-            let adjustment = self.ui.moves_scroller.vadjustment();
-            glib::idle_add_local_once(move || {
-                adjustment.set_value(adjustment.upper() - adjustment.page_size());
-            });
         }
-        let shown = state.view.unwrap_or(state.listed.len());
-        let row = shown
-            .checked_sub(1)
+        // Only an earlier position is selected (and scrolled to); the live game follows the end.
+        let row = state
+            .view
+            .and_then(|shown| shown.checked_sub(1))
             .and_then(|i| self.ui.moves.row_at_index(i as i32));
         self.ui.moves.select_row(row.as_ref());
     }
