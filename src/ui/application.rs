@@ -14,7 +14,7 @@ use std::rc::Rc;
 const STYLE: &str = include_str!("../../resources/style.css");
 
 /// Keyboard accelerators of the window actions.
-pub const ACCELERATORS: [(&str, &[&str]); 9] = [
+pub const ACCELERATORS: [(&str, &[&str]); 10] = [
     ("win.new-game", &["<Control>n"]),
     ("win.undo", &["<Control>z"]),
     ("win.hint", &["<Control>h"]),
@@ -23,6 +23,7 @@ pub const ACCELERATORS: [(&str, &[&str]); 9] = [
     ("win.open", &["<Control>o"]),
     ("win.save", &["<Control>s"]),
     ("win.preferences", &["<Control>comma"]),
+    ("win.show-help-overlay", &["<Control>question"]),
     ("win.quit", &["<Control>q", "<Control>w"]),
 ];
 
