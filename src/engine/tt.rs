@@ -3,9 +3,16 @@
 //! the second always takes the newest result. Mate scores are stored relative to the node and
 //! converted back with the ply on probing. Moves read from the table are checked by the caller
 //! before use.
+//!
+//! The table is shared by all search threads (Lazy SMP) without locks and without `unsafe`: an
+//! entry is two atomic words, the packed data and the key XOR the data. A reader accepts an entry
+//! only if the two words it read XOR back to its key, so an entry torn by two threads writing at
+//! once reads as a miss (or as another key), never as a mixture. Clearing the table bumps an
+//! epoch kept in every entry instead of writing the whole table, so a new game costs nothing.
 
 use super::search::{MATE, MATE_BOUND};
 use crate::rules::Pos;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// What a stored score means.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -17,6 +24,7 @@ pub enum Bound {
     Upper,
 }
 
+/// One entry, unpacked.
 #[derive(Clone, Copy, Default)]
 struct Entry {
     key: u64,
@@ -37,14 +45,45 @@ pub struct Hit {
 }
 
 pub struct Table {
-    entries: Vec<[Entry; 2]>,
+    /// Per bucket four words: key ^ data and data of the first entry, then of the second.
+    words: Box<[AtomicU64]>,
     generation: u8,
+    /// Entries written before the last [`Table::clear`] carry an older epoch and read as empty.
+    epoch: u64,
 }
 
 /// The `best` byte of an entry without a move (an off-board grid cell).
 const NO_MOVE: u8 = 0xFF;
 
-const ENTRY_BYTES: usize = std::mem::size_of::<[Entry; 2]>();
+const WORDS_PER_BUCKET: usize = 4;
+const ENTRY_BYTES: usize = WORDS_PER_BUCKET * std::mem::size_of::<u64>();
+/// Bits of the data word that hold the epoch (the top ones).
+const EPOCH_SHIFT: u32 = 40;
+const EPOCH_MASK: u64 = (1 << (64 - EPOCH_SHIFT)) - 1;
+
+impl Entry {
+    fn pack(&self, epoch: u64) -> u64 {
+        (self.score as u16 as u64)
+            | (self.depth as u8 as u64) << 16
+            | (self.meta as u64) << 24
+            | (self.best as u64) << 32
+            | epoch << EPOCH_SHIFT
+    }
+
+    /// The entry behind two words read from the table; empty if it is from an older epoch.
+    fn unpack(check: u64, data: u64, epoch: u64) -> Entry {
+        if data >> EPOCH_SHIFT != epoch {
+            return Entry::default();
+        }
+        Entry {
+            key: check ^ data,
+            score: data as u16 as i16,
+            depth: (data >> 16) as u8 as i8,
+            meta: (data >> 24) as u8,
+            best: (data >> 32) as u8,
+        }
+    }
+}
 
 impl Table {
     /// A table using at most about `bytes` of memory (at least one bucket).
@@ -56,13 +95,21 @@ impl Table {
             buckets.next_power_of_two() / 2
         };
         Table {
-            entries: vec![[Entry::default(); 2]; buckets],
+            words: (0..buckets * WORDS_PER_BUCKET)
+                .map(|_| AtomicU64::new(0))
+                .collect(),
             generation: 0,
+            epoch: 0,
         }
     }
 
+    /// Forgets every entry.
     pub fn clear(&mut self) {
-        self.entries.fill([Entry::default(); 2]);
+        self.epoch = (self.epoch + 1) & EPOCH_MASK;
+        if self.epoch == 0 {
+            // The epoch wrapped: entries of the old epoch 0 would come back, so really erase.
+            self.words.iter_mut().for_each(|w| *w.get_mut() = 0);
+        }
         self.generation = 0;
     }
 
@@ -71,13 +118,30 @@ impl Table {
         self.generation = (self.generation + 1) & 63;
     }
 
+    /// The index of the first word of `key`'s bucket.
     fn bucket(&self, key: u64) -> usize {
-        (key as usize) & (self.entries.len() - 1)
+        let buckets = self.words.len() / WORDS_PER_BUCKET;
+        ((key as usize) & (buckets - 1)) * WORDS_PER_BUCKET
+    }
+
+    fn load(&self, index: usize) -> Entry {
+        let check = self.words[index].load(Ordering::Relaxed);
+        let data = self.words[index + 1].load(Ordering::Relaxed);
+        Entry::unpack(check, data, self.epoch)
+    }
+
+    fn save(&self, index: usize, entry: &Entry) {
+        let data = entry.pack(self.epoch);
+        self.words[index + 1].store(data, Ordering::Relaxed);
+        self.words[index].store(entry.key ^ data, Ordering::Relaxed);
     }
 
     pub fn probe(&self, key: u64, ply: i32) -> Option<Hit> {
-        let bucket = &self.entries[self.bucket(key)];
-        let entry = bucket.iter().find(|e| e.key == key && e.meta & 3 != 0)?;
+        let index = self.bucket(key);
+        let entry = [index, index + 2]
+            .into_iter()
+            .map(|i| self.load(i))
+            .find(|e| e.key == key && e.meta & 3 != 0)?;
         let bound = match entry.meta & 3 {
             1 => Bound::Exact,
             2 => Bound::Lower,
@@ -92,7 +156,7 @@ impl Table {
     }
 
     pub fn store(
-        &mut self,
+        &self,
         key: u64,
         ply: i32,
         score: i32,
@@ -102,35 +166,36 @@ impl Table {
     ) {
         let generation = self.generation;
         let index = self.bucket(key);
-        let bucket = &mut self.entries[index];
         let code = match bound {
             Bound::Exact => 1,
             Bound::Lower => 2,
             Bound::Upper => 3,
         };
-        let first = &bucket[0];
+        let first = self.load(index);
         let slot = if first.key == key
             || first.meta & 3 == 0
             || first.meta >> 2 != generation
             || depth >= first.depth as i32
         {
-            0
+            index
         } else {
-            1
+            index + 2
         };
         // Keep an older best move when the new result has none.
-        let old_best = if bucket[slot].key == key {
-            bucket[slot].best
+        let old = if slot == index {
+            first
         } else {
-            NO_MOVE
+            self.load(slot)
         };
-        bucket[slot] = Entry {
+        let old_best = if old.key == key { old.best } else { NO_MOVE };
+        let entry = Entry {
             key,
             score: score_to_table(score, ply) as i16,
             depth: depth.clamp(-100, 100) as i8,
             meta: code | (generation << 2),
             best: best.map_or(old_best, |p| p.0),
         };
+        self.save(slot, &entry);
     }
 }
 
@@ -184,5 +249,57 @@ mod tests {
         assert_eq!(table.probe(1, 0).unwrap().depth, 8);
         assert!(table.probe(2, 0).is_none());
         assert_eq!(table.probe(3, 0).unwrap().score, 30);
+    }
+
+    #[test]
+    fn clearing_after_the_epoch_wraps_still_forgets() {
+        let mut table = Table::new(1 << 12);
+        table.epoch = EPOCH_MASK;
+        table.store(7, 0, 5, 3, Bound::Exact, None);
+        assert!(table.probe(7, 0).is_some());
+        table.clear();
+        assert_eq!(table.epoch, 0);
+        assert!(table.probe(7, 0).is_none());
+        table.store(7, 0, 5, 3, Bound::Lower, None);
+        assert_eq!(table.probe(7, 0).unwrap().bound, Bound::Lower);
+    }
+
+    /// What a thread of the sharing test stores for `key`, so that any hit can be checked.
+    fn expected(key: u64) -> (i32, i32, Pos) {
+        let score = (key % 2000) as i32 - 1000;
+        let depth = (key % 30) as i32;
+        (score, depth, Pos((key % 200) as u8 + 17))
+    }
+
+    #[test]
+    fn threads_sharing_a_tiny_table_never_read_a_torn_entry() {
+        // 16 buckets for 4 threads writing 400 keys: entries are overwritten all the time.
+        let table = Table::new(16 * ENTRY_BYTES);
+        let keys: Vec<u64> = (1..=400u64)
+            .map(|k| k.wrapping_mul(0x9E37_79B9_7F4A_7C15))
+            .collect();
+        let hits = std::sync::atomic::AtomicU64::new(0);
+        std::thread::scope(|scope| {
+            for thread in 0..4 {
+                let (table, keys, hits) = (&table, &keys, &hits);
+                scope.spawn(move || {
+                    for round in 0..20_000 {
+                        let key = keys[(round * 7 + thread * 101) % keys.len()];
+                        let (score, depth, best) = expected(key);
+                        table.store(key, 0, score, depth, Bound::Exact, Some(best));
+                        let probed = keys[(round * 13 + thread * 37) % keys.len()];
+                        if let Some(hit) = table.probe(probed, 0) {
+                            let (score, depth, best) = expected(probed);
+                            assert_eq!(
+                                (hit.score, hit.depth, hit.best),
+                                (score, depth, Some(best))
+                            );
+                            hits.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        }
+                    }
+                });
+            }
+        });
+        assert!(hits.into_inner() > 0);
     }
 }
