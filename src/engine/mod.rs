@@ -1,6 +1,8 @@
 //! The engine facade: one [`Engine`] that searches a position under [`Limits`], can be stopped
 //! from another thread through a shared flag, and reports progress through a callback. Front ends
-//! (window, terminal, Gomocup brain, tools) only use this module's types.
+//! (window, terminal, Gomocup brain, tools) only use this module's types. With more than one
+//! thread ([`EngineOptions::threads`]) helper threads search the same position beside the calling
+//! thread and share its transposition table (Lazy SMP); the calling thread's answer is returned.
 
 pub mod eval;
 pub mod movegen;
@@ -15,14 +17,13 @@ pub use eval::{Weights, WeightsError};
 
 use crate::rules::{Board, Pos};
 use eval::Evaluator;
-use search::Searcher;
+use search::{Searcher, ThreadTables};
 use std::fmt;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::thread;
 use std::time::Duration;
 use time::TimeControl;
 use tt::Table;
-use vcf::Vcf;
-use vct::Vct;
 
 /// The default time per move, in line with the 15-second clock.
 pub const DEFAULT_TURN_TIME: Duration = Duration::from_secs(15);
@@ -124,6 +125,9 @@ pub struct EngineOptions {
     pub hash_bytes: usize,
     /// Whether the transposition table is used (always, except to test it).
     pub use_tt: bool,
+    /// Search threads (1 to [`MAX_THREADS`]); more than one makes the node count vary from run
+    /// to run.
+    pub threads: usize,
 }
 
 /// Default transposition table size.
@@ -135,17 +139,27 @@ impl Default for EngineOptions {
             weights: Weights::default(),
             hash_bytes: DEFAULT_HASH_BYTES,
             use_tt: true,
+            threads: 1,
         }
     }
 }
+
+/// The most search threads an engine runs.
+pub const MAX_THREADS: usize = 64;
+
+/// Stack of a helper thread (the search recurses through the main search, VCF and VCT).
+const HELPER_STACK_BYTES: usize = 16 << 20;
 
 /// A reusable engine (it keeps its tables between searches).
 pub struct Engine {
     options: EngineOptions,
     tt: Table,
-    vcf: Vcf,
-    vct: Vct,
-    history: Box<[[i32; 256]; 2]>,
+    /// The calling thread's VCF/VCT tables and history.
+    tables: ThreadTables,
+    /// The same for each helper thread.
+    helpers: Vec<ThreadTables>,
+    /// The last memory limit set, if any (the table's share depends on the thread count).
+    memory_limit: Option<usize>,
 }
 
 impl Default for Engine {
@@ -159,12 +173,15 @@ impl Engine {
         Engine::with_options(EngineOptions::default())
     }
 
-    pub fn with_options(options: EngineOptions) -> Engine {
+    pub fn with_options(mut options: EngineOptions) -> Engine {
+        options.threads = options.threads.clamp(1, MAX_THREADS);
         Engine {
             tt: Table::new(options.hash_bytes),
-            vcf: Vcf::new(),
-            vct: Vct::new(),
-            history: Box::new([[0; 256]; 2]),
+            tables: ThreadTables::default(),
+            helpers: (1..options.threads)
+                .map(|_| ThreadTables::default())
+                .collect(),
+            memory_limit: None,
             options,
         }
     }
@@ -178,19 +195,31 @@ impl Engine {
         self.options.weights = weights;
     }
 
+    /// Sets the number of search threads (clamped to 1..=[`MAX_THREADS`]).
+    pub fn set_threads(&mut self, threads: usize) {
+        let threads = threads.clamp(1, MAX_THREADS);
+        self.options.threads = threads;
+        self.helpers.resize_with(threads - 1, ThreadTables::default);
+        if let Some(bytes) = self.memory_limit {
+            self.set_memory_limit(bytes);
+        }
+    }
+
     /// Forgets everything learned from earlier searches (new game).
     pub fn clear(&mut self) {
         self.tt.clear();
-        self.vcf.clear();
-        self.vct.clear();
-        self.history.iter_mut().for_each(|h| h.fill(0));
+        self.tables.clear();
+        self.helpers.iter_mut().for_each(ThreadTables::clear);
     }
 
-    /// Sets the memory budget for the engine's tables (the transposition table gets most of it).
-    /// The table is only reallocated (and emptied) when its size changes: managers that repeat
-    /// `INFO max_memory` before every move do not pay for a new table each time.
+    /// Sets the memory budget for the engine's tables (the transposition table gets what the
+    /// threads' VCF/VCT tables leave). The table is only reallocated (and emptied) when its size
+    /// changes: managers that repeat `INFO max_memory` before every move do not pay for a new
+    /// table each time.
     pub fn set_memory_limit(&mut self, bytes: usize) {
-        let hash_bytes = bytes.saturating_sub(VCF_VCT_TABLE_BYTES).max(1 << 20);
+        self.memory_limit = Some(bytes);
+        let reserved = VCF_VCT_TABLE_BYTES * self.options.threads;
+        let hash_bytes = bytes.saturating_sub(reserved).max(1 << 20);
         let hash_bytes = hash_bytes.min(DEFAULT_HASH_BYTES * 16);
         if hash_bytes != self.options.hash_bytes {
             self.options.hash_bytes = hash_bytes;
@@ -210,27 +239,51 @@ impl Engine {
         let clock = TimeControl::new(limits, stop);
         let evaluator = Evaluator::new(&self.options.weights, board.rule());
         self.tt.new_search();
-        for side in self.history.iter_mut() {
-            side.iter_mut().for_each(|h| *h /= 8);
-        }
+        self.tables.age_history();
+        self.helpers.iter_mut().for_each(ThreadTables::age_history);
         let max_depth = limits.max_depth.unwrap_or(MAX_DEPTH).min(MAX_DEPTH);
-        let mut searcher = Searcher::new(
-            board.clone(),
-            &mut self.tt,
-            self.options.use_tt,
-            &mut self.vcf,
-            &mut self.vct,
-            &evaluator,
-            &mut self.history,
-            clock,
-            max_depth,
-        );
-        searcher.run(on_info)
+        let (tt, use_tt) = (&self.tt, self.options.use_tt);
+        let (main, helpers) = (&mut self.tables, &mut self.helpers);
+        let main_done = AtomicBool::new(false);
+        let helper_nodes = AtomicU64::new(0);
+        thread::scope(|scope| {
+            let mut running = Vec::new();
+            for (index, tables) in helpers.iter_mut().enumerate() {
+                let clock = clock.for_helper(&main_done, &helper_nodes);
+                let (board, evaluator) = (board.clone(), &evaluator);
+                let spawned = thread::Builder::new()
+                    .name(format!("search helper {}", index + 1))
+                    .stack_size(HELPER_STACK_BYTES)
+                    .spawn_scoped(scope, move || {
+                        Searcher::new(board, tt, use_tt, tables, evaluator, clock, MAX_DEPTH)
+                            .run_helper(index + 1)
+                    });
+                // A helper that cannot be started only costs speed.
+                running.extend(spawned.ok());
+            }
+            let mut searcher = Searcher::new(
+                board.clone(),
+                tt,
+                use_tt,
+                main,
+                &evaluator,
+                clock,
+                max_depth,
+            );
+            searcher.report_helper_nodes(&helper_nodes);
+            let mut result = searcher.run(on_info);
+            main_done.store(true, Ordering::Relaxed);
+            for helper in running {
+                // A helper that panicked only cost speed; the main thread's answer stands.
+                result.nodes += helper.join().unwrap_or(0);
+            }
+            result
+        })
     }
 }
 
-/// Memory taken by the VCF and VCT tables and the history, kept out of the transposition table's
-/// share of a memory limit (rounded up).
+/// Memory taken by one thread's VCF and VCT tables and history, kept out of the transposition
+/// table's share of a memory limit (rounded up).
 const VCF_VCT_TABLE_BYTES: usize = 4 << 20;
 
 /// Deepest iteration the search runs to.

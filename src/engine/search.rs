@@ -5,6 +5,11 @@
 //! Forced replies (blocking the opponent's four) cost no depth, so a four and its block together
 //! cost one ply: fours are extended. Scores are from the side to move's point of view; a win in
 //! `n` plies is `MATE - n` counted from the root.
+//!
+//! Lazy SMP: helper threads ([`Searcher::run_helper`]) run the same iterative deepening on the
+//! same root with their own killers, history and VCF/VCT tables, sharing only the transposition
+//! table; each skips some depths (a different pattern per helper) so that the threads spread over
+//! depths and fill the table with different results. Only the main thread's answer is returned.
 
 use super::eval::Evaluator;
 use super::movegen::{
@@ -16,6 +21,7 @@ use super::vcf::Vcf;
 use super::vct::Vct;
 use super::{Score, SearchInfo, SearchResult};
 use crate::rules::{Board, Pos, Shape};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// The score of making five at once (minus the plies it takes).
 pub const MATE: i32 = 30_000;
@@ -45,6 +51,43 @@ const ROOT_THREAT_NODES: u64 = 20_000;
 const LEAF_VCF_FOURS: i32 = 12;
 const LEAF_VCF_NODES: u64 = 80;
 
+/// Depth skipping of the helper threads (helper `i` uses entry `(i - 1) % 20`): depth `d` is
+/// skipped when `(d + PHASE) / SIZE` is odd, as in Stockfish's Lazy SMP.
+const SKIP_SIZE: [i32; 20] = [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4];
+const SKIP_PHASE: [i32; 20] = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7];
+
+/// A search thread's own tables, kept by the engine between searches.
+pub struct ThreadTables {
+    pub vcf: Vcf,
+    pub vct: Vct,
+    pub history: Box<[[i32; 256]; 2]>,
+}
+
+impl Default for ThreadTables {
+    fn default() -> ThreadTables {
+        ThreadTables {
+            vcf: Vcf::new(),
+            vct: Vct::new(),
+            history: Box::new([[0; 256]; 2]),
+        }
+    }
+}
+
+impl ThreadTables {
+    pub fn clear(&mut self) {
+        self.vcf.clear();
+        self.vct.clear();
+        self.history.iter_mut().for_each(|h| h.fill(0));
+    }
+
+    /// Old history fades at the start of every search.
+    pub fn age_history(&mut self) {
+        for side in self.history.iter_mut() {
+            side.iter_mut().for_each(|h| *h /= 8);
+        }
+    }
+}
+
 /// Converts an internal score into the facade's [`Score`].
 pub fn to_score(value: i32) -> Score {
     if value >= MATE_BOUND {
@@ -59,7 +102,7 @@ pub fn to_score(value: i32) -> Score {
 /// Per-search state borrowed from the engine.
 pub struct Searcher<'e, 'a> {
     pub board: Board,
-    pub tt: &'e mut Table,
+    pub tt: &'e Table,
     pub use_tt: bool,
     pub vcf: &'e mut Vcf,
     pub vct: &'e mut Vct,
@@ -67,6 +110,8 @@ pub struct Searcher<'e, 'a> {
     pub history: &'e mut [[i32; 256]; 2],
     pub clock: TimeControl<'a>,
     pub nodes: u64,
+    /// Nodes the helper threads have searched so far (the main thread reports them).
+    helper_nodes: Option<&'e AtomicU64>,
     killers: Vec<[Option<Pos>; 2]>,
     move_lists: Vec<Vec<(Pos, i32)>>,
     pv: Vec<Vec<Pos>>,
@@ -74,15 +119,12 @@ pub struct Searcher<'e, 'a> {
 }
 
 impl<'e, 'a> Searcher<'e, 'a> {
-    #[allow(clippy::too_many_arguments)]
     pub fn new(
         board: Board,
-        tt: &'e mut Table,
+        tt: &'e Table,
         use_tt: bool,
-        vcf: &'e mut Vcf,
-        vct: &'e mut Vct,
+        tables: &'e mut ThreadTables,
         evaluator: &'e Evaluator,
-        history: &'e mut [[i32; 256]; 2],
         clock: TimeControl<'a>,
         max_depth: u32,
     ) -> Searcher<'e, 'a> {
@@ -90,17 +132,23 @@ impl<'e, 'a> Searcher<'e, 'a> {
             board,
             tt,
             use_tt,
-            vcf,
-            vct,
+            vcf: &mut tables.vcf,
+            vct: &mut tables.vct,
             evaluator,
-            history,
+            history: &mut tables.history,
             clock,
             nodes: 0,
+            helper_nodes: None,
             killers: vec![[None; 2]; MAX_PLY + 1],
             move_lists: vec![Vec::new(); MAX_PLY + 1],
             pv: vec![Vec::new(); MAX_PLY + 1],
             max_depth,
         }
+    }
+
+    /// The main thread counts the helpers' nodes (published to `counter`) in its reports.
+    pub fn report_helper_nodes(&mut self, counter: &'e AtomicU64) {
+        self.helper_nodes = Some(counter);
     }
 
     fn result(&self, best: Option<Pos>, value: i32, depth: u32, pv: Vec<Pos>) -> SearchResult {
@@ -116,18 +164,23 @@ impl<'e, 'a> Searcher<'e, 'a> {
 
     fn info(&self, depth: u32, value: i32, pv: &[Pos]) -> SearchInfo {
         let elapsed = self.clock.elapsed();
+        let nodes = self.nodes + self.helper_nodes.map_or(0, |n| n.load(Ordering::Relaxed));
         SearchInfo {
             depth,
             score: to_score(value),
-            nodes: self.nodes,
-            nodes_per_second: (self.nodes as f64 / elapsed.as_secs_f64().max(1e-6)) as u64,
+            nodes,
+            nodes_per_second: (nodes as f64 / elapsed.as_secs_f64().max(1e-6)) as u64,
             elapsed,
             pv: pv.to_vec(),
         }
     }
 
-    /// Iterative deepening from the root.
-    pub fn run(&mut self, on_info: &mut dyn FnMut(&SearchInfo)) -> SearchResult {
+    /// The root moves, best-looking first, or the answer at once (a five to make, a lost
+    /// position, no move at all).
+    fn root_moves(
+        &mut self,
+        on_info: &mut dyn FnMut(&SearchInfo),
+    ) -> Result<Vec<(Pos, i32)>, SearchResult> {
         let status = analyse(&mut self.board);
         let mut root_moves = Vec::new();
         if !self.generate_defences(status, ROOT_THREAT_NODES, &mut root_moves) {
@@ -137,7 +190,7 @@ impl<'e, 'a> Searcher<'e, 'a> {
             Status::Win(p) => {
                 let value = MATE - 1;
                 on_info(&self.info(1, value, &[p]));
-                return self.result(Some(p), value, 1, vec![p]);
+                return Err(self.result(Some(p), value, 1, vec![p]));
             }
             Status::Lost => {
                 // Every move loses: block one five point anyway, or play the best-looking point.
@@ -150,7 +203,7 @@ impl<'e, 'a> Searcher<'e, 'a> {
                         moves.iter().max_by_key(|m| m.1).map(|m| m.0)
                     });
                 let value = -(MATE - 2);
-                return self.result(fallback, value, 1, fallback.into_iter().collect());
+                return Err(self.result(fallback, value, 1, fallback.into_iter().collect()));
             }
             _ => {}
         }
@@ -159,13 +212,18 @@ impl<'e, 'a> Searcher<'e, 'a> {
             generate(&mut self.board, Status::Quiet, &mut root_moves);
         }
         if root_moves.is_empty() {
-            return self.result(None, 0, 0, Vec::new());
+            return Err(self.result(None, 0, 0, Vec::new()));
         }
         root_moves.sort_by_key(|m| std::cmp::Reverse(m.1));
-        let mut best = root_moves[0].0;
-        let mut best_value: i32 = 0;
-        let mut best_pv = vec![best];
-        let mut completed = 0;
+        Ok(root_moves)
+    }
+
+    /// The main thread's search: a VCF and a bounded VCT at the root, then iterative deepening.
+    pub fn run(&mut self, on_info: &mut dyn FnMut(&SearchInfo)) -> SearchResult {
+        let mut root_moves = match self.root_moves(on_info) {
+            Ok(moves) => moves,
+            Err(answer) => return answer,
+        };
         // A VCF at the root settles the game at once.
         let vcf_budget = if self.max_depth < 4 {
             0
@@ -206,6 +264,30 @@ impl<'e, 'a> Searcher<'e, 'a> {
                 }
             }
         }
+        self.iterate(&mut root_moves, None, on_info)
+    }
+
+    /// A helper thread's search (helper `index`, from 1): iterative deepening only, skipping
+    /// depths by its own pattern, until the main thread is done. Returns its node count.
+    pub fn run_helper(&mut self, index: usize) -> u64 {
+        if let Ok(mut root_moves) = self.root_moves(&mut |_| {}) {
+            self.iterate(&mut root_moves, Some(index), &mut |_| {});
+        }
+        self.nodes
+    }
+
+    /// Iterative deepening over `root_moves`; `helper` is the helper's index (`None` for the main
+    /// thread).
+    fn iterate(
+        &mut self,
+        root_moves: &mut [(Pos, i32)],
+        helper: Option<usize>,
+        on_info: &mut dyn FnMut(&SearchInfo),
+    ) -> SearchResult {
+        let mut best = root_moves[0].0;
+        let mut best_value: i32 = 0;
+        let mut best_pv = vec![best];
+        let mut completed = 0;
         // A single reply is played at once; a short search still tells how it stands.
         let max_depth = if root_moves.len() == 1 {
             self.max_depth.min(4)
@@ -217,6 +299,12 @@ impl<'e, 'a> Searcher<'e, 'a> {
             if depth > 1 && !self.clock.may_start_iteration(stable) {
                 break;
             }
+            if let Some(index) = helper {
+                let skip = (index - 1) % SKIP_SIZE.len();
+                if depth > 1 && (depth + SKIP_PHASE[skip]) / SKIP_SIZE[skip] % 2 == 1 {
+                    continue;
+                }
+            }
             let (mut alpha, mut beta) = (-INFINITY, INFINITY);
             let mut delta = 60;
             if depth >= 4 && best_value.abs() < MATE_BOUND {
@@ -224,7 +312,7 @@ impl<'e, 'a> Searcher<'e, 'a> {
                 beta = best_value + delta;
             }
             let outcome = loop {
-                let outcome = self.root_search(&mut root_moves, depth, alpha, beta);
+                let outcome = self.root_search(root_moves, depth, alpha, beta);
                 if self.clock.stopped() {
                     break outcome;
                 }
