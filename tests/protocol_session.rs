@@ -1,6 +1,7 @@
 //! Drives the real `pbrain-gobang` binary through its stdin/stdout: a scripted Gomocup session
-//! (START, INFO, ABOUT, BEGIN, TURN, BOARD, TAKEBACK, YXBOARD + YXSHOWFORBID on the forbidden-move
-//! fixtures, YXSTOP, queued commands, malformed lines, END). Search limits stay tiny.
+//! (START, INFO with thread_num 2, ABOUT, YXSHOWINFO, BEGIN, TURN, BOARD, TAKEBACK, YXBOARD +
+//! YXSHOWFORBID on the forbidden-move fixtures, YXSTOP, queued commands, malformed lines, END).
+//! Search limits stay tiny.
 
 use gobang::rules::{Board, Color, Pos, Rule};
 use std::collections::BTreeSet;
@@ -107,10 +108,14 @@ fn scripted_session() {
         "INFO game_type 1",
         "INFO rule 4",
         "INFO folder /tmp",
+        "INFO thread_num 2",
         "INFO some_future_key 17",
     ] {
         brain.tell(info);
     }
+    brain.send("YXSHOWINFO");
+    let info = brain.lines.recv_timeout(PATIENCE).expect("brain answers");
+    assert!(info.starts_with("MESSAGE INFO MAX_THREAD_NUM "), "{info}");
     let about = brain.ask("ABOUT");
     for key in ["name=", "version=", "author=", "country="] {
         assert!(about.contains(key), "{about}");
@@ -183,7 +188,7 @@ fn scripted_session() {
     assert!(brain.reply().starts_with("name="));
     assert_eq!(brain.reply(), "FORBID .");
 
-    // YXSTOP answers at once even with a long clock.
+    // YXSTOP answers at once even with a long clock (two search threads are running).
     brain.tell("INFO timeout_turn 60000");
     brain.tell("INFO time_left 2147483647");
     assert_eq!(brain.ask("RESTART"), "OK");

@@ -10,7 +10,9 @@
 //! command waits its turn in the queue. Progress goes out as `MESSAGE` lines. Malformed lines get
 //! `ERROR <reason>`, unknown commands `UNKNOWN <reason>`, and the brain keeps running.
 
-use crate::engine::{Engine, Limits, SearchInfo, SearchResult, DEFAULT_TURN_TIME};
+use crate::engine::{
+    Engine, EngineOptions, Limits, SearchInfo, SearchResult, DEFAULT_TURN_TIME, MAX_THREADS,
+};
 use crate::rules::{Board, Color, Move, Pos, Rule, SIZE};
 use std::collections::VecDeque;
 use std::io::{self, BufRead, Write};
@@ -74,7 +76,9 @@ pub enum Info {
     MaxDepth(Option<u32>),
     /// Yixin-Board `max_node` (`None`: no limit).
     MaxNodes(Option<u64>),
-    /// Any other key (`game_type`, `folder`, `evaluate`, `thread_num`, ...): accepted and ignored.
+    /// Yixin-Board `thread_num`: search threads (0 counts as 1).
+    Threads(usize),
+    /// Any other key (`game_type`, `folder`, `evaluate`, ...): accepted and ignored.
     Ignored(String),
 }
 
@@ -213,6 +217,10 @@ fn parse_info(rest: &str) -> Result<Info, ParseError> {
             let nodes = integer(value, &key)?;
             Info::MaxNodes(u64::try_from(nodes).ok().filter(|&n| n > 0))
         }
+        "thread_num" => {
+            let threads = non_negative(value, &key)?;
+            Info::Threads(usize::try_from(threads).unwrap_or(usize::MAX).max(1))
+        }
         _ => Info::Ignored(key),
     })
 }
@@ -332,6 +340,10 @@ struct Brain<W: Write> {
     time_left: Option<Duration>,
     max_depth: Option<u32>,
     max_nodes: Option<u64>,
+    /// `INFO max_memory` (bytes for the engine) and `INFO thread_num`, kept for a replacement
+    /// engine after a failed search.
+    memory_limit: Option<usize>,
+    threads: usize,
 }
 
 impl<W: Write> Brain<W> {
@@ -351,6 +363,8 @@ impl<W: Write> Brain<W> {
             time_left: None,
             max_depth: None,
             max_nodes: None,
+            memory_limit: None,
+            threads: 1,
         }
     }
 
@@ -582,9 +596,25 @@ impl<W: Write> Brain<W> {
                 }
                 self.send("MESSAGE hash cleared")?;
             }
-            Command::ShowInfo => self.send("MESSAGE INFO MAX_THREAD_NUM 1")?,
+            Command::ShowInfo => {
+                let cores = thread::available_parallelism().map_or(1, |n| n.get());
+                let message = format!("MESSAGE INFO MAX_THREAD_NUM {}", cores.min(MAX_THREADS));
+                self.send(&message)?
+            }
         }
         Ok(Flow::Continue)
+    }
+
+    /// An engine with the memory and thread settings received so far.
+    fn fresh_engine(&self) -> Box<Engine> {
+        let mut engine = Engine::with_options(EngineOptions {
+            threads: self.threads,
+            ..EngineOptions::default()
+        });
+        if let Some(bytes) = self.memory_limit {
+            engine.set_memory_limit(bytes);
+        }
+        Box::new(engine)
     }
 
     fn new_game(&mut self) {
@@ -634,8 +664,15 @@ impl<W: Write> Brain<W> {
             Info::TimeLeft(left) => self.time_left = left,
             Info::MaxMemory(Some(bytes)) => {
                 let reserve = (bytes / 4).min(MEMORY_RESERVE_MAX);
+                self.memory_limit = Some(bytes - reserve);
                 if let Some(engine) = self.engine.as_mut() {
                     engine.set_memory_limit(bytes - reserve);
+                }
+            }
+            Info::Threads(threads) => {
+                self.threads = threads.min(MAX_THREADS);
+                if let Some(engine) = self.engine.as_mut() {
+                    engine.set_threads(threads);
                 }
             }
             Info::MaxMemory(None) | Info::Ignored(_) => {}
@@ -696,10 +733,7 @@ impl<W: Write> Brain<W> {
             return self.error("the board is full");
         }
         let limits = self.limits(asked_at);
-        let mut engine = self
-            .engine
-            .take()
-            .unwrap_or_else(|| Box::new(Engine::new()));
+        let mut engine = self.engine.take().unwrap_or_else(|| self.fresh_engine());
         let stop = Arc::new(AtomicBool::new(false));
         let worker_stop = Arc::clone(&stop);
         let events = self.events.clone();
@@ -747,7 +781,7 @@ impl<W: Write> Brain<W> {
         let flow = self.answer(search.asked_at, result);
         if failed {
             // Only after answering: a new engine's tables take a while to allocate.
-            self.engine = Some(Box::new(Engine::new()));
+            self.engine = Some(self.fresh_engine());
         }
         flow
     }
@@ -894,6 +928,14 @@ mod tests {
             parse_command("INFO rule 8"),
             Err(ParseError::Malformed(_))
         ));
+        assert_eq!(
+            parse_command("INFO thread_num 4"),
+            Ok(Command::Info(Info::Threads(4)))
+        );
+        assert_eq!(
+            parse_command("INFO thread_num 0"),
+            Ok(Command::Info(Info::Threads(1)))
+        );
         assert_eq!(
             parse_command("INFO folder C:\\x y"),
             Ok(Command::Info(Info::Ignored("folder".into())))
