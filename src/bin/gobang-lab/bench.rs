@@ -1,7 +1,8 @@
 //! `gobang-lab bench`: fixed positions searched to a fixed depth with a fresh engine each, so that
-//! the total node count is a deterministic signature of the search's behaviour.
+//! the total node count is a deterministic signature of the search's behaviour (with one search
+//! thread; with more, the count varies from run to run and only nodes/s mean something).
 
-use gobang::engine::{Engine, Limits};
+use gobang::engine::{Engine, EngineOptions, Limits};
 use gobang::rules::{Board, Move, Pos, Rule};
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
@@ -11,6 +12,9 @@ pub struct Args {
     /// Search depth for every position.
     #[arg(long, default_value_t = 8)]
     depth: u32,
+    /// Search threads per engine (Lazy SMP).
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
 }
 
 /// Bench positions: a rule and the moves played so far, in human notation.
@@ -39,7 +43,10 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     let started = Instant::now();
     for (index, (rule, moves)) in POSITIONS.iter().enumerate() {
         let board = board_of(*rule, moves)?;
-        let mut engine = Engine::new();
+        let mut engine = Engine::with_options(EngineOptions {
+            threads: args.threads,
+            ..EngineOptions::default()
+        });
         let result = engine.search(&board, &Limits::depth(args.depth), &stop, &mut |_| {});
         total_nodes += result.nodes;
         let best = result.best_move.map_or("-".to_string(), |p| p.to_string());
@@ -56,6 +63,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     let seconds = started.elapsed().as_secs_f64();
     println!("===========================");
     println!("depth            {}", args.depth);
+    println!("threads          {}", args.threads);
     println!("total time (s)   {seconds:.3}");
     println!("nodes            {total_nodes}");
     println!(

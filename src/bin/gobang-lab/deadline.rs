@@ -31,6 +31,9 @@ pub struct Args {
     /// How many times every position is searched at every limit.
     #[arg(long, default_value_t = 1)]
     repeat: usize,
+    /// Search threads of the engine (Lazy SMP).
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
 }
 
 /// A position to search, with a name for the report.
@@ -104,16 +107,20 @@ struct Lateness {
 pub fn run(args: &Args) -> anyhow::Result<()> {
     let cases = cases(args)?;
     println!(
-        "{} positions, {} search(es) each per limit",
+        "{} positions, {} search(es) each per limit, {} thread(s)",
         cases.len(),
-        args.repeat
+        args.repeat,
+        args.threads
     );
     for &ms in &args.limits {
         let limit = Duration::from_millis(ms);
         let limits = Limits::turn_time(limit);
         let never = AtomicBool::new(false);
         let hard = TimeControl::new(&limits, &never).hard_limit();
-        let mut engine = Engine::with_options(EngineOptions::default());
+        let mut engine = Engine::with_options(EngineOptions {
+            threads: args.threads,
+            ..EngineOptions::default()
+        });
         let mut figures = Lateness::default();
         for round in 0..args.repeat {
             for case in &cases {

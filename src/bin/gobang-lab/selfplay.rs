@@ -34,8 +34,8 @@ const END_PATIENCE: Duration = Duration::from_millis(500);
 
 #[derive(Args, Debug)]
 pub struct SelfplayArgs {
-    /// Player A: `engine[:depth=N,nodes=N,time=MS,hash=MB,weights=FILE]` or `brain:PATH` (a
-    /// Gomocup brain executable)
+    /// Player A: `engine[:depth=N,nodes=N,time=MS,hash=MB,threads=N,weights=FILE]` or
+    /// `brain:PATH` (a Gomocup brain executable)
     pub a: PlayerSpec,
     /// Player B, same forms as A
     pub b: PlayerSpec,
@@ -98,6 +98,8 @@ pub struct EngineConfig {
     pub move_time: Option<Duration>,
     /// Memory for the transposition table, in MiB.
     pub hash_mb: Option<usize>,
+    /// Search threads (Lazy SMP).
+    pub threads: Option<usize>,
     /// Evaluation weights (default: the engine's built-in ones).
     pub weights: Option<NamedWeights>,
 }
@@ -125,7 +127,7 @@ impl FromStr for PlayerSpec {
             None if text == "engine" => "",
             _ => {
                 return Err(format!(
-                "'{text}' is not a player (engine[:depth=N,nodes=N,time=MS,hash=MB,weights=FILE] or brain:PATH)"
+                "'{text}' is not a player (engine[:depth=N,nodes=N,time=MS,hash=MB,threads=N,weights=FILE] or brain:PATH)"
             ))
             }
         };
@@ -144,6 +146,7 @@ impl FromStr for PlayerSpec {
                 "nodes" => config.nodes = Some(number(value)?),
                 "time" => config.move_time = Some(Duration::from_millis(number(value)?)),
                 "hash" => config.hash_mb = Some(number(value)?.try_into().unwrap_or(usize::MAX)),
+                "threads" => config.threads = Some(number(value)?.try_into().unwrap_or(usize::MAX)),
                 "weights" => {
                     let weights = Weights::load(Path::new(value))
                         .map_err(|e| format!("engine option weights={value}: {e}"))?;
@@ -176,6 +179,9 @@ impl fmt::Display for PlayerSpec {
                 }
                 if let Some(hash) = config.hash_mb {
                     options.push(format!("hash={hash}"));
+                }
+                if let Some(threads) = config.threads {
+                    options.push(format!("threads={threads}"));
                 }
                 if let Some(weights) = &config.weights {
                     options.push(format!("weights={}", weights.name));
@@ -293,6 +299,7 @@ impl EnginePlayer {
             hash_bytes: config
                 .hash_mb
                 .map_or(DEFAULT_HASH_BYTES, |mb| mb.saturating_mul(1 << 20)),
+            threads: config.threads.unwrap_or(1),
             ..EngineOptions::default()
         };
         EnginePlayer {
@@ -883,6 +890,7 @@ mod tests {
             "engine",
             "engine:depth=4,time=200",
             "engine:nodes=1000,hash=16",
+            "engine:time=100,threads=2",
             "brain:/x/pbrain-y",
         ] {
             let spec: PlayerSpec = text.parse().unwrap();
