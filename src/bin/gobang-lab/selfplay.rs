@@ -9,7 +9,7 @@ use anyhow::{bail, Context};
 use clap::Args;
 use gobang::engine::{Engine, EngineOptions, Limits, Weights, DEFAULT_HASH_BYTES};
 use gobang::game::record::{GameRecord, RecordFormat};
-use gobang::game::{ForbiddenPolicy, Game};
+use gobang::game::{EndReason, ForbiddenPolicy, Game};
 use gobang::protocol::gomocup::{format_move, parse_move};
 use gobang::rules::{Color, Move, Pos, Rule};
 use std::collections::BTreeMap;
@@ -512,6 +512,33 @@ pub struct GameReport {
     /// The loser's fault category when the game was not decided on the board.
     pub fault: Option<&'static str>,
     pub moves: usize,
+    /// Per side (A, B): the moves it made, how many came after the move limit (grace aside), and
+    /// the longest time past the limit.
+    pub timing: [MoveTiming; 2],
+}
+
+/// How one side's answers compared with the move limit.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct MoveTiming {
+    pub moves: usize,
+    pub late: usize,
+    pub worst_late: Duration,
+}
+
+impl MoveTiming {
+    fn add(&mut self, spent: Duration, limit: Duration) {
+        self.moves += 1;
+        if spent > limit {
+            self.late += 1;
+            self.worst_late = self.worst_late.max(spent - limit);
+        }
+    }
+
+    fn merge(&mut self, other: &MoveTiming) {
+        self.moves += other.moves;
+        self.late += other.late;
+        self.worst_late = self.worst_late.max(other.worst_late);
+    }
 }
 
 fn new_player(
@@ -565,6 +592,7 @@ fn play_game(
     ];
     let mut note = None;
     let mut fault = None;
+    let mut timing = [MoveTiming::default(); 2];
     while !game.is_over() {
         let color = game.side_to_move();
         let side = side_of(color);
@@ -575,6 +603,7 @@ fn play_game(
             Err(error) => Err(Fault::Crashed(format!("did not start ({error})"))),
         };
         let spent = started.elapsed();
+        timing[side as usize].add(spent, *time);
         let limit = *time + settings.grace;
         match answer {
             Ok(_) if spent > limit => {
@@ -611,6 +640,9 @@ fn play_game(
         }
     }
     let result = game.result().context("the game ended")?;
+    if matches!(result.reason, EndReason::Forbidden(_)) {
+        fault = Some("forbidden move");
+    }
     let winner = result.winner.map(side_of);
     let reason = match (&note, winner) {
         (Some(note), Some(winner)) => format!("{:?} lost: {note}", winner.other()),
@@ -646,6 +678,7 @@ fn play_game(
         reason,
         fault,
         moves: game.moves().len(),
+        timing,
     })
 }
 
@@ -657,8 +690,10 @@ pub struct Tally {
     pub b_wins: usize,
     /// A's wins, draws, losses when A had Black.
     pub a_black: [usize; 3],
-    /// (loser, category) -> count for losses not decided by a five or a forbidden move.
+    /// (loser, category) -> count for losses not decided by a five (forbidden moves included).
     pub faults: BTreeMap<(Side, &'static str), usize>,
+    /// A's and B's move times against the limit.
+    pub timing: [MoveTiming; 2],
 }
 
 impl Tally {
@@ -682,6 +717,9 @@ impl Tally {
         }
         if let (Some(category), Some(winner)) = (report.fault, report.winner) {
             *self.faults.entry((winner.other(), category)).or_default() += 1;
+        }
+        for (total, game) in self.timing.iter_mut().zip(&report.timing) {
+            total.merge(game);
         }
     }
 
@@ -850,6 +888,14 @@ fn print_summary(tally: &Tally, elapsed: Duration) {
         elo_text(low),
         elo_text(high)
     );
+    for (side, timing) in [Side::A, Side::B].iter().zip(&tally.timing) {
+        println!(
+            "moves {side:?}: {}, {} after the move limit (grace aside), worst {:.1} ms past it",
+            timing.moves,
+            timing.late,
+            timing.worst_late.as_secs_f64() * 1e3
+        );
+    }
     if tally.faults.is_empty() {
         println!("faults: none");
     }
