@@ -1,13 +1,15 @@
 //! The engine facade: one [`Engine`] that searches a position under [`Limits`], can be stopped
 //! from another thread through a shared flag, and reports progress through a callback. Front ends
 //! (window, terminal, Gomocup brain, tools) only use this module's types. With more than one
-//! thread ([`EngineOptions::threads`]) helper threads search the same position beside the calling
-//! thread and share its transposition table (Lazy SMP); the calling thread's answer is returned.
+//! thread ([`EngineOptions::threads`]) helper threads ([`smp`]) search the same position beside
+//! the calling thread and share its transposition table (Lazy SMP); the calling thread's answer
+//! is returned.
 
 pub mod eval;
 pub mod movegen;
 pub mod puzzle;
 pub mod search;
+pub mod smp;
 pub mod time;
 pub mod tt;
 pub mod vcf;
@@ -18,9 +20,10 @@ pub use eval::{Weights, WeightsError};
 use crate::rules::{Board, Pos};
 use eval::Evaluator;
 use search::{Searcher, ThreadTables};
+use smp::{Helpers, Job};
 use std::fmt;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::thread;
+use std::sync::Arc;
 use std::time::Duration;
 use time::TimeControl;
 use tt::Table;
@@ -147,17 +150,14 @@ impl Default for EngineOptions {
 /// The most search threads an engine runs.
 pub const MAX_THREADS: usize = 64;
 
-/// Stack of a helper thread (the search recurses through the main search, VCF and VCT).
-const HELPER_STACK_BYTES: usize = 16 << 20;
-
 /// A reusable engine (it keeps its tables between searches).
 pub struct Engine {
     options: EngineOptions,
-    tt: Table,
+    tt: Arc<Table>,
     /// The calling thread's VCF/VCT tables and history.
     tables: ThreadTables,
-    /// The same for each helper thread.
-    helpers: Vec<ThreadTables>,
+    /// The other threads.
+    helpers: Helpers,
     /// The last memory limit set, if any (the table's share depends on the thread count).
     memory_limit: Option<usize>,
 }
@@ -176,11 +176,9 @@ impl Engine {
     pub fn with_options(mut options: EngineOptions) -> Engine {
         options.threads = options.threads.clamp(1, MAX_THREADS);
         Engine {
-            tt: Table::new(options.hash_bytes),
+            tt: Arc::new(Table::new(options.hash_bytes)),
             tables: ThreadTables::default(),
-            helpers: (1..options.threads)
-                .map(|_| ThreadTables::default())
-                .collect(),
+            helpers: Helpers::new(options.threads - 1),
             memory_limit: None,
             options,
         }
@@ -199,7 +197,7 @@ impl Engine {
     pub fn set_threads(&mut self, threads: usize) {
         let threads = threads.clamp(1, MAX_THREADS);
         self.options.threads = threads;
-        self.helpers.resize_with(threads - 1, ThreadTables::default);
+        self.helpers.resize(threads - 1);
         if let Some(bytes) = self.memory_limit {
             self.set_memory_limit(bytes);
         }
@@ -209,7 +207,7 @@ impl Engine {
     pub fn clear(&mut self) {
         self.tt.clear();
         self.tables.clear();
-        self.helpers.iter_mut().for_each(ThreadTables::clear);
+        self.helpers.clear();
     }
 
     /// Sets the memory budget for the engine's tables (the transposition table gets what the
@@ -223,7 +221,7 @@ impl Engine {
         let hash_bytes = hash_bytes.min(DEFAULT_HASH_BYTES * 16);
         if hash_bytes != self.options.hash_bytes {
             self.options.hash_bytes = hash_bytes;
-            self.tt = Table::new(hash_bytes);
+            self.tt = Arc::new(Table::new(hash_bytes));
         }
     }
 
@@ -240,45 +238,35 @@ impl Engine {
         let evaluator = Evaluator::new(&self.options.weights, board.rule());
         self.tt.new_search();
         self.tables.age_history();
-        self.helpers.iter_mut().for_each(ThreadTables::age_history);
         let max_depth = limits.max_depth.unwrap_or(MAX_DEPTH).min(MAX_DEPTH);
-        let (tt, use_tt) = (&self.tt, self.options.use_tt);
-        let (main, helpers) = (&mut self.tables, &mut self.helpers);
-        let main_done = AtomicBool::new(false);
-        let helper_nodes = AtomicU64::new(0);
-        thread::scope(|scope| {
-            let mut running = Vec::new();
-            for (index, tables) in helpers.iter_mut().enumerate() {
-                let clock = clock.for_helper(&main_done, &helper_nodes);
-                let (board, evaluator) = (board.clone(), &evaluator);
-                let spawned = thread::Builder::new()
-                    .name(format!("search helper {}", index + 1))
-                    .stack_size(HELPER_STACK_BYTES)
-                    .spawn_scoped(scope, move || {
-                        Searcher::new(board, tt, use_tt, tables, evaluator, clock, MAX_DEPTH)
-                            .run_helper(index + 1)
-                    });
-                // A helper that cannot be started only costs speed.
-                running.extend(spawned.ok());
-            }
-            let mut searcher = Searcher::new(
-                board.clone(),
-                tt,
-                use_tt,
-                main,
-                &evaluator,
-                clock,
-                max_depth,
-            );
-            searcher.report_helper_nodes(&helper_nodes);
-            let mut result = searcher.run(on_info);
-            main_done.store(true, Ordering::Relaxed);
-            for helper in running {
-                // A helper that panicked only cost speed; the main thread's answer stands.
-                result.nodes += helper.join().unwrap_or(0);
-            }
-            result
-        })
+        let job = Job {
+            board: board.clone(),
+            tt: Arc::clone(&self.tt),
+            use_tt: self.options.use_tt,
+            evaluator: evaluator.clone(),
+            start: clock.started(),
+            hard: clock.hard_limit(),
+            done: Arc::new(AtomicBool::new(false)),
+            nodes: Arc::new(AtomicU64::new(0)),
+        };
+        if !self.helpers.is_empty() {
+            self.helpers.start(&job);
+        }
+        let mut searcher = Searcher::new(
+            board.clone(),
+            &self.tt,
+            self.options.use_tt,
+            &mut self.tables,
+            &evaluator,
+            clock,
+            max_depth,
+        );
+        searcher.report_helper_nodes(&job.nodes);
+        let mut result = searcher.run(on_info);
+        // The helpers stop at their next look at the clock; the answer does not wait for them.
+        job.done.store(true, Ordering::Relaxed);
+        result.nodes += job.nodes.load(Ordering::Relaxed);
+        result
     }
 }
 

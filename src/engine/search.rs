@@ -268,12 +268,13 @@ impl<'e, 'a> Searcher<'e, 'a> {
     }
 
     /// A helper thread's search (helper `index`, from 1): iterative deepening only, skipping
-    /// depths by its own pattern, until the main thread is done. Returns its node count.
-    pub fn run_helper(&mut self, index: usize) -> u64 {
+    /// depths by its own pattern, until the main thread is done. Its nodes go to the count its
+    /// clock publishes to.
+    pub fn run_helper(&mut self, index: usize) {
         if let Ok(mut root_moves) = self.root_moves(&mut |_| {}) {
             self.iterate(&mut root_moves, Some(index), &mut |_| {});
         }
-        self.nodes
+        self.clock.publish(self.nodes);
     }
 
     /// Iterative deepening over `root_moves`; `helper` is the helper's index (`None` for the main

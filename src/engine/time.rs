@@ -1,7 +1,7 @@
 //! Time management: a hard deadline (the move limit, or a share of the match time, minus a safety
 //! margin) that aborts the search wherever it is, and a soft target after which no new iteration
-//! starts. Helper threads of a parallel search get a copy of the main thread's clock
-//! ([`TimeControl::for_helper`]) that also watches the main thread's end.
+//! starts. Helper threads of a parallel search get a clock of their own
+//! ([`TimeControl::for_helper`]) with the main thread's start and hard deadline.
 
 use super::Limits;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -17,8 +17,6 @@ pub struct TimeControl<'a> {
     soft: Duration,
     max_nodes: Option<u64>,
     stop: &'a AtomicBool,
-    /// A helper's second stop flag: the main thread has finished.
-    main_done: Option<&'a AtomicBool>,
     /// A helper's running node count, published to the main thread at every look at the clock.
     published: Option<(&'a AtomicU64, u64)>,
     stopped: bool,
@@ -46,31 +44,36 @@ impl<'a> TimeControl<'a> {
             soft,
             max_nodes: limits.max_nodes,
             stop,
-            main_done: None,
             published: None,
             stopped: false,
             next_check: 0,
         }
     }
 
-    /// The clock of a helper thread: the same start and hard deadline and the same stop flag,
-    /// no soft target and no node limit (a helper searches until the main thread is done, which
-    /// `main_done` says), adding its nodes to `nodes` as it goes.
-    pub fn for_helper<'b>(&self, main_done: &'b AtomicBool, nodes: &'b AtomicU64) -> TimeControl<'b>
-    where
-        'a: 'b,
-    {
+    /// The clock of a helper thread: the main thread's start and hard deadline, no soft target
+    /// and no node limit; `done` is set when the main thread has finished (a helper searches
+    /// until then). The helper's nodes are added to `nodes` as it goes.
+    pub fn for_helper(
+        start: Instant,
+        hard: Duration,
+        done: &'a AtomicBool,
+        nodes: &'a AtomicU64,
+    ) -> TimeControl<'a> {
         TimeControl {
-            start: self.start,
-            hard: self.hard,
-            soft: self.hard,
+            start,
+            hard,
+            soft: hard,
             max_nodes: None,
-            stop: self.stop,
-            main_done: Some(main_done),
+            stop: done,
             published: Some((nodes, 0)),
             stopped: false,
             next_check: 0,
         }
+    }
+
+    /// When the search started.
+    pub fn started(&self) -> Instant {
+        self.start
     }
 
     pub fn elapsed(&self) -> Duration {
@@ -85,19 +88,21 @@ impl<'a> TimeControl<'a> {
     /// Whether the search must end now (hard deadline, stop flag or node limit). Once true it
     /// stays true.
     pub fn check(&mut self, nodes: u64) -> bool {
-        if let Some((counter, published)) = &mut self.published {
-            counter.fetch_add(nodes.saturating_sub(*published), Ordering::Relaxed);
-            *published = nodes.max(*published);
-        }
+        self.publish(nodes);
         if !self.stopped {
             self.stopped = self.stop.load(Ordering::Relaxed)
-                || self
-                    .main_done
-                    .is_some_and(|done| done.load(Ordering::Relaxed))
                 || self.start.elapsed() >= self.hard
                 || self.max_nodes.is_some_and(|max| nodes >= max);
         }
         self.stopped
+    }
+
+    /// A helper's clock adds the nodes searched since the last call to the shared count.
+    pub fn publish(&mut self, nodes: u64) {
+        if let Some((counter, published)) = &mut self.published {
+            counter.fetch_add(nodes.saturating_sub(*published), Ordering::Relaxed);
+            *published = nodes.max(*published);
+        }
     }
 
     /// Cheap version of [`TimeControl::check`] for the hot paths: looks at the clock once every

@@ -12,7 +12,7 @@
 
 use super::search::{MATE, MATE_BOUND};
 use crate::rules::Pos;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
 /// What a stored score means.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -47,9 +47,9 @@ pub struct Hit {
 pub struct Table {
     /// Per bucket four words: key ^ data and data of the first entry, then of the second.
     words: Box<[AtomicU64]>,
-    generation: u8,
+    generation: AtomicU8,
     /// Entries written before the last [`Table::clear`] carry an older epoch and read as empty.
-    epoch: u64,
+    epoch: AtomicU64,
 }
 
 /// The `best` byte of an entry without a move (an off-board grid cell).
@@ -98,24 +98,29 @@ impl Table {
             words: (0..buckets * WORDS_PER_BUCKET)
                 .map(|_| AtomicU64::new(0))
                 .collect(),
-            generation: 0,
-            epoch: 0,
+            generation: AtomicU8::new(0),
+            epoch: AtomicU64::new(0),
         }
     }
 
-    /// Forgets every entry.
-    pub fn clear(&mut self) {
-        self.epoch = (self.epoch + 1) & EPOCH_MASK;
-        if self.epoch == 0 {
+    /// Forgets every entry. (A search still running meanwhile may keep a few of its results.)
+    pub fn clear(&self) {
+        let epoch = (self.epoch.load(Ordering::Relaxed) + 1) & EPOCH_MASK;
+        if epoch == 0 {
             // The epoch wrapped: entries of the old epoch 0 would come back, so really erase.
-            self.words.iter_mut().for_each(|w| *w.get_mut() = 0);
+            self.words
+                .iter()
+                .for_each(|w| w.store(0, Ordering::Relaxed));
         }
-        self.generation = 0;
+        self.epoch.store(epoch, Ordering::Relaxed);
+        self.generation.store(0, Ordering::Relaxed);
     }
 
     /// Starts a new search: older entries become replaceable.
-    pub fn new_search(&mut self) {
-        self.generation = (self.generation + 1) & 63;
+    pub fn new_search(&self) {
+        let generation = self.generation.load(Ordering::Relaxed);
+        self.generation
+            .store((generation + 1) & 63, Ordering::Relaxed);
     }
 
     /// The index of the first word of `key`'s bucket.
@@ -124,23 +129,24 @@ impl Table {
         ((key as usize) & (buckets - 1)) * WORDS_PER_BUCKET
     }
 
-    fn load(&self, index: usize) -> Entry {
+    fn load(&self, index: usize, epoch: u64) -> Entry {
         let check = self.words[index].load(Ordering::Relaxed);
         let data = self.words[index + 1].load(Ordering::Relaxed);
-        Entry::unpack(check, data, self.epoch)
+        Entry::unpack(check, data, epoch)
     }
 
-    fn save(&self, index: usize, entry: &Entry) {
-        let data = entry.pack(self.epoch);
+    fn save(&self, index: usize, entry: &Entry, epoch: u64) {
+        let data = entry.pack(epoch);
         self.words[index + 1].store(data, Ordering::Relaxed);
         self.words[index].store(entry.key ^ data, Ordering::Relaxed);
     }
 
     pub fn probe(&self, key: u64, ply: i32) -> Option<Hit> {
         let index = self.bucket(key);
+        let epoch = self.epoch.load(Ordering::Relaxed);
         let entry = [index, index + 2]
             .into_iter()
-            .map(|i| self.load(i))
+            .map(|i| self.load(i, epoch))
             .find(|e| e.key == key && e.meta & 3 != 0)?;
         let bound = match entry.meta & 3 {
             1 => Bound::Exact,
@@ -164,14 +170,15 @@ impl Table {
         bound: Bound,
         best: Option<Pos>,
     ) {
-        let generation = self.generation;
+        let generation = self.generation.load(Ordering::Relaxed);
+        let epoch = self.epoch.load(Ordering::Relaxed);
         let index = self.bucket(key);
         let code = match bound {
             Bound::Exact => 1,
             Bound::Lower => 2,
             Bound::Upper => 3,
         };
-        let first = self.load(index);
+        let first = self.load(index, epoch);
         let slot = if first.key == key
             || first.meta & 3 == 0
             || first.meta >> 2 != generation
@@ -185,7 +192,7 @@ impl Table {
         let old = if slot == index {
             first
         } else {
-            self.load(slot)
+            self.load(slot, epoch)
         };
         let old_best = if old.key == key { old.best } else { NO_MOVE };
         let entry = Entry {
@@ -195,7 +202,7 @@ impl Table {
             meta: code | (generation << 2),
             best: best.map_or(old_best, |p| p.0),
         };
-        self.save(slot, &entry);
+        self.save(slot, &entry, epoch);
     }
 }
 
@@ -226,7 +233,7 @@ mod tests {
 
     #[test]
     fn store_and_probe_with_mate_adjustment() {
-        let mut table = Table::new(1 << 16);
+        let table = Table::new(1 << 16);
         table.new_search();
         let key = 0x1234_5678_9abc_def0;
         table.store(key, 4, MATE - 9, 6, Bound::Exact, Some(Pos::CENTER));
@@ -241,7 +248,7 @@ mod tests {
 
     #[test]
     fn deeper_entries_survive_shallow_ones() {
-        let mut table = Table::new(ENTRY_BYTES);
+        let table = Table::new(ENTRY_BYTES);
         table.new_search();
         table.store(1, 0, 10, 8, Bound::Exact, None);
         table.store(2, 0, 20, 2, Bound::Lower, None);
@@ -253,12 +260,12 @@ mod tests {
 
     #[test]
     fn clearing_after_the_epoch_wraps_still_forgets() {
-        let mut table = Table::new(1 << 12);
-        table.epoch = EPOCH_MASK;
+        let table = Table::new(1 << 12);
+        table.epoch.store(EPOCH_MASK, Ordering::Relaxed);
         table.store(7, 0, 5, 3, Bound::Exact, None);
         assert!(table.probe(7, 0).is_some());
         table.clear();
-        assert_eq!(table.epoch, 0);
+        assert_eq!(table.epoch.load(Ordering::Relaxed), 0);
         assert!(table.probe(7, 0).is_none());
         table.store(7, 0, 5, 3, Bound::Lower, None);
         assert_eq!(table.probe(7, 0).unwrap().bound, Bound::Lower);

@@ -1,0 +1,198 @@
+//! Lazy SMP helper threads. Each helper is a long-lived thread with its own VCF/VCT tables and
+//! history, waiting for search jobs on a channel. A job names the position, the shared
+//! transposition table, the main thread's start and hard deadline, a `done` flag that the main
+//! thread sets when it has its answer, and a node counter the helper adds to as it goes.
+//!
+//! The main thread never waits for its helpers: it sets `done` and returns, and each helper stops
+//! at its next look at the clock (every few nodes). So a helper that the machine's scheduler
+//! keeps off the CPU cannot make the answer late. Jobs and table clearings are handled in order,
+//! so a helper finishing an old job simply starts the next one a moment later.
+
+use super::eval::Evaluator;
+use super::search::{Searcher, ThreadTables};
+use super::time::TimeControl;
+use super::tt::Table;
+use super::MAX_DEPTH;
+use crate::rules::Board;
+use std::panic::{self, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, AtomicU64};
+use std::sync::mpsc::{self, Sender};
+use std::sync::Arc;
+use std::thread::{self, JoinHandle};
+use std::time::{Duration, Instant};
+
+/// Stack of a helper thread (the search recurses through the main search, VCF and VCT).
+const STACK_BYTES: usize = 16 << 20;
+
+/// One search for the helpers.
+#[derive(Clone)]
+pub struct Job {
+    pub board: Board,
+    pub tt: Arc<Table>,
+    pub use_tt: bool,
+    pub evaluator: Evaluator,
+    /// The main thread's start and hard deadline.
+    pub start: Instant,
+    pub hard: Duration,
+    /// Set by the main thread when it has its answer.
+    pub done: Arc<AtomicBool>,
+    /// The helpers' nodes.
+    pub nodes: Arc<AtomicU64>,
+}
+
+enum Message {
+    Search(Box<Job>),
+    Clear,
+}
+
+struct Worker {
+    jobs: Sender<Message>,
+    handle: JoinHandle<()>,
+}
+
+/// The helper threads of an engine (none for a single-threaded one).
+#[derive(Default)]
+pub struct Helpers {
+    workers: Vec<Worker>,
+}
+
+impl Helpers {
+    /// `count` helper threads (fewer if the system refuses to start some).
+    pub fn new(count: usize) -> Helpers {
+        let mut helpers = Helpers::default();
+        helpers.resize(count);
+        helpers
+    }
+
+    pub fn len(&self) -> usize {
+        self.workers.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.workers.is_empty()
+    }
+
+    /// Starts or ends helper threads until there are `count` (as many as can be started).
+    pub fn resize(&mut self, count: usize) {
+        while self.workers.len() > count {
+            if let Some(worker) = self.workers.pop() {
+                worker.finish();
+            }
+        }
+        while self.workers.len() < count {
+            let index = self.workers.len() + 1;
+            let (jobs, inbox) = mpsc::channel();
+            let spawned = thread::Builder::new()
+                .name(format!("search helper {index}"))
+                .stack_size(STACK_BYTES)
+                .spawn(move || {
+                    let mut tables = ThreadTables::default();
+                    for message in inbox {
+                        match message {
+                            Message::Clear => tables.clear(),
+                            Message::Search(job) => {
+                                let searched = panic::catch_unwind(AssertUnwindSafe(|| {
+                                    search(&job, &mut tables, index)
+                                }));
+                                if searched.is_err() {
+                                    // Only speed is lost; start again from clean tables.
+                                    tables = ThreadTables::default();
+                                }
+                            }
+                        }
+                    }
+                });
+            match spawned {
+                Ok(handle) => self.workers.push(Worker { jobs, handle }),
+                // A helper that cannot be started only costs speed.
+                Err(_) => break,
+            }
+        }
+    }
+
+    /// Every helper starts searching `job`.
+    pub fn start(&self, job: &Job) {
+        for worker in &self.workers {
+            // A helper that is gone (it cannot be: panics are caught) would only cost speed.
+            let _ = worker.jobs.send(Message::Search(Box::new(job.clone())));
+        }
+    }
+
+    /// Every helper forgets its VCF/VCT tables and history.
+    pub fn clear(&self) {
+        for worker in &self.workers {
+            let _ = worker.jobs.send(Message::Clear);
+        }
+    }
+}
+
+impl Drop for Helpers {
+    fn drop(&mut self) {
+        for worker in self.workers.drain(..) {
+            worker.finish();
+        }
+    }
+}
+
+impl Worker {
+    /// Closes the worker's inbox and waits for it to end (its last job was told to stop).
+    fn finish(self) {
+        drop(self.jobs);
+        let _ = self.handle.join();
+    }
+}
+
+fn search(job: &Job, tables: &mut ThreadTables, index: usize) {
+    tables.age_history();
+    let clock = TimeControl::for_helper(job.start, job.hard, &job.done, &job.nodes);
+    let board = job.board.clone();
+    Searcher::new(
+        board,
+        &job.tt,
+        job.use_tt,
+        tables,
+        &job.evaluator,
+        clock,
+        MAX_DEPTH,
+    )
+    .run_helper(index);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::Weights;
+    use crate::rules::{Move, Pos, Rule};
+    use std::sync::atomic::Ordering;
+
+    #[test]
+    fn helpers_search_until_told_they_are_done() {
+        let moves: Vec<Move> = "h8 i9 j8 i8 i7 h6 g9 j10"
+            .split_whitespace()
+            .map(|m| Move::Place(m.parse::<Pos>().unwrap()))
+            .collect();
+        let board = Board::from_moves(Rule::Renju, &moves).unwrap();
+        let helpers = Helpers::new(2);
+        assert_eq!(helpers.len(), 2);
+        let job = Job {
+            evaluator: Evaluator::new(&Weights::default(), board.rule()),
+            board,
+            tt: Arc::new(Table::new(1 << 20)),
+            use_tt: true,
+            start: Instant::now(),
+            hard: Duration::from_secs(3600),
+            done: Arc::new(AtomicBool::new(false)),
+            nodes: Arc::new(AtomicU64::new(0)),
+        };
+        helpers.start(&job);
+        let patience = Instant::now() + Duration::from_secs(60);
+        while job.nodes.load(Ordering::Relaxed) == 0 {
+            assert!(Instant::now() < patience, "the helpers do not search");
+            thread::sleep(Duration::from_millis(5));
+        }
+        job.done.store(true, Ordering::Relaxed);
+        // Dropping waits for both helpers to end their job: they must see `done`.
+        drop(helpers);
+        assert!(job.nodes.load(Ordering::Relaxed) > 0);
+    }
+}
