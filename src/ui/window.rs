@@ -349,6 +349,23 @@ fn result_text(mode: Mode, result: &GameResult) -> String {
     }
 }
 
+/// Hands what arrives on `receiver` to `handle` on the main loop, as long as the window lives.
+fn forward<T: 'static>(
+    window: &Weak<Inner>,
+    receiver: async_channel::Receiver<T>,
+    handle: fn(&Rc<Inner>, T),
+) {
+    let window = window.clone();
+    glib::spawn_future_local(async move {
+        while let Ok(message) = receiver.recv().await {
+            let Some(inner) = window.upgrade() else {
+                break;
+            };
+            handle(&inner, message);
+        }
+    });
+}
+
 impl Inner {
     fn setup(
         self: &Rc<Self>,
@@ -399,28 +416,9 @@ impl Inner {
                 });
             });
 
-        glib::spawn_future_local({
-            let weak = weak.clone();
-            async move {
-                while let Ok(reply) = replies.recv().await {
-                    let Some(inner) = weak.upgrade() else {
-                        break;
-                    };
-                    inner.on_reply(reply);
-                }
-            }
-        });
-
-        glib::spawn_future_local({
-            let weak = weak.clone();
-            async move {
-                while let Ok(outcome) = autosave_outcomes.recv().await {
-                    let Some(inner) = weak.upgrade() else {
-                        break;
-                    };
-                    inner.on_autosaved(outcome);
-                }
-            }
+        forward(&weak, replies, Inner::on_reply);
+        forward(&weak, autosave_outcomes, |inner, outcome| {
+            inner.on_autosaved(outcome)
         });
 
         let tick = glib::timeout_add_local(CLOCK_TICK, {
