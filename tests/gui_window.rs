@@ -401,6 +401,18 @@ fn measure_main_loop_stall_during_a_15_second_search() {
     close(window, dir);
 }
 
+/// Not a test but a measurement, the baseline for the two above: the longest main-loop stall
+/// over 3 s of a settled window where nothing happens but the clock ticking.
+#[gtk::test]
+#[ignore]
+fn measure_main_loop_stall_while_nothing_happens() {
+    let (window, dir) = settled_window(Mode::TwoPlayers, 1_000);
+    let meter = StallMeter::start();
+    wait_until(Duration::from_secs(3), || false);
+    meter.report("3 s of a settled window, the clock ticking");
+    close(window, dir);
+}
+
 /// Not a test but a measurement: the longest main-loop stall over 30 moves of a two-player
 /// game, one every 100 ms (the cost of a move to the window, without the engine).
 #[gtk::test]
