@@ -3,7 +3,7 @@
 //! the window drains in a `glib::spawn_future_local` loop. The window only applies replies whose
 //! id is still current, so an answer that arrives after an undo or a new game is dropped.
 
-use crate::engine::{Engine, Limits, SearchInfo, SearchResult};
+use crate::engine::{Engine, EngineOptions, Limits, SearchInfo, SearchResult};
 use crate::rules::Board;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc};
@@ -143,9 +143,24 @@ fn yield_to_the_window() {
     }
 }
 
+/// Most search threads the app uses.
+const MAX_SEARCH_THREADS: usize = 8;
+
+/// One search thread per core but one (left to the window), at least one: Lazy SMP gains with
+/// cores, and the window must still be drawn while the engine thinks.
+fn search_threads() -> usize {
+    thread::available_parallelism()
+        .map_or(1, |cores| cores.get().saturating_sub(1))
+        .clamp(1, MAX_SEARCH_THREADS)
+}
+
 fn worker_loop(requests: &mpsc::Receiver<Request>, replies: &async_channel::Sender<Reply>) {
+    // Before the engine starts its helper threads, which inherit the priority.
     yield_to_the_window();
-    let mut engine = Engine::new();
+    let mut engine = Engine::with_options(EngineOptions {
+        threads: search_threads(),
+        ..EngineOptions::default()
+    });
     while let Ok(request) = requests.recv() {
         if request.clear {
             engine.clear();
