@@ -283,13 +283,16 @@ fn the_clock_stops_while_a_dialog_is_open() {
     close(window, dir);
 }
 
-/// Renders the whole window into a PNG.
-fn screenshot(window: &gtk::Widget, path: &std::path::Path) {
+/// Renders the whole window into a PNG; false while the window has nothing drawn to render
+/// (between a change and the next frame).
+fn screenshot(window: &gtk::Widget, path: &std::path::Path) -> bool {
     let paintable = gtk::WidgetPaintable::new(Some(window));
     let (width, height) = (window.width(), window.height());
     let snapshot = gtk::Snapshot::new();
     paintable.snapshot(&snapshot, f64::from(width), f64::from(height));
-    let node = snapshot.to_node().expect("the window drew something");
+    let Some(node) = snapshot.to_node() else {
+        return false;
+    };
     let native = window.native().expect("a native widget");
     let renderer = native.renderer().expect("a renderer");
     let texture = renderer.render_texture(&node, None);
@@ -297,6 +300,7 @@ fn screenshot(window: &gtk::Widget, path: &std::path::Path) {
         std::fs::create_dir_all(dir).expect("screenshot directory");
     }
     texture.save_to_png(path).expect("png written");
+    true
 }
 
 #[gtk::test]
@@ -315,7 +319,10 @@ fn a_midgame_screenshot_is_written() {
         .parent()
         .map(|target| target.join("screenshots").join("midgame.png"))
         .expect("target directory");
-    screenshot(window.window().upcast_ref(), &path);
+    assert!(
+        wait_until(DEADLINE, || screenshot(window.window().upcast_ref(), &path)),
+        "the window never had anything drawn to render"
+    );
     let size = std::fs::metadata(&path).expect("screenshot").len();
     assert!(size > 10_000, "{size} bytes");
     println!("screenshot: {}", path.display());
