@@ -302,6 +302,15 @@ fn nodes_per_second(nps: u64) -> String {
     }
 }
 
+/// Time left on a clock: whole seconds (rounded up), tenths under [`LOW_TIME`].
+fn clock_text(left: Duration) -> String {
+    if left < LOW_TIME {
+        format!("{:.1} s", left.as_secs_f64())
+    } else {
+        format!("{} s", left.as_secs_f64().ceil())
+    }
+}
+
 /// The score as a number in -1..1 for Black.
 fn black_value(score: Score, mover: Color) -> f64 {
     let value = match score {
@@ -1045,7 +1054,11 @@ impl Inner {
             } else {
                 limit
             };
-            self.ui.clocks[i].set_label(&format!("{:.1} s", left.as_secs_f64()));
+            let text = clock_text(left);
+            // Setting a label re-lays the window out; only do it when the text changes.
+            if self.ui.clocks[i].label() != text {
+                self.ui.clocks[i].set_label(&text);
+            }
             self.ui.bars[i].set_fraction(left.as_secs_f64() / limit.as_secs_f64().max(0.001));
             let card = &self.ui.cards[i];
             if to_move {
@@ -1224,5 +1237,21 @@ impl BoardHandler for Inner {
                     kind.label()
                 )
             })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clocks_show_whole_seconds_then_tenths_when_time_is_low() {
+        let ms = Duration::from_millis;
+        assert_eq!(clock_text(ms(15_000)), "15 s");
+        assert_eq!(clock_text(ms(12_001)), "13 s");
+        assert_eq!(clock_text(ms(5_000)), "5 s");
+        assert_eq!(clock_text(ms(4_999)), "5.0 s");
+        assert_eq!(clock_text(ms(1_250)), "1.2 s");
+        assert_eq!(clock_text(Duration::ZERO), "0.0 s");
     }
 }
