@@ -567,6 +567,11 @@ fn fault_category(fault: &Fault) -> &'static str {
     }
 }
 
+/// Whether the side to move has a point it may play (Black may have only forbidden ones left).
+fn has_legal_move(game: &Game) -> bool {
+    Pos::all().any(|p| game.board().is_empty(p) && game.forbidden_kind(p).is_none())
+}
+
 /// Plays game `index` of the match: opening `index / 2`, A is Black in even games.
 fn play_game(
     index: usize,
@@ -594,6 +599,12 @@ fn play_game(
     let mut fault = None;
     let mut timing = [MoveTiming::default(); 2];
     while !game.is_over() {
+        if !has_legal_move(&game) {
+            // Only Black's forbidden points are left: the rules let Black pass rather than lose.
+            game.pass().context("passing without a legal move")?;
+            times.push(None);
+            continue;
+        }
         let color = game.side_to_move();
         let side = side_of(color);
         let (player, time) = &mut seats[side as usize];
@@ -660,6 +671,12 @@ fn play_game(
             "opening {} {}; {reason}",
             opening.code, opening.name
         ));
+        // A .psq file cannot hold a pass: such a game is written as SGF.
+        let format = if *format == RecordFormat::Psq && game.moves().contains(&Move::Pass) {
+            RecordFormat::Sgf
+        } else {
+            *format
+        };
         let path = dir.join(format!(
             "game-{:04}-{}.{}",
             index + 1,
@@ -667,7 +684,7 @@ fn play_game(
             format.extension()
         ));
         record
-            .save(&path, *format)
+            .save(&path, format)
             .with_context(|| format!("writing {}", path.display()))?;
     }
     Ok(GameReport {
