@@ -2,14 +2,16 @@
 //! positions with long VCF/VCT work (the puzzles, from the attacker's and from the defender's
 //! side) and in the bench's openings, each timed by the caller around `Engine::search`. Prints,
 //! per limit, the worst and mean time past the move limit and past the engine's own hard deadline
-//! (the limit minus its safety margin), and which search was the latest.
+//! (the limit minus its safety margin), and which search was the latest. With `--games`, the
+//! positions are instead every position of the given game records (to replay a slow move).
 
 use crate::bench;
 use anyhow::Context as _;
 use gobang::engine::puzzle;
 use gobang::engine::time::TimeControl;
 use gobang::engine::{Engine, EngineOptions, Limits};
-use gobang::rules::Board;
+use gobang::game::record::GameRecord;
+use gobang::rules::{Board, Move, Rule};
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
@@ -31,6 +33,13 @@ pub struct Args {
     /// How many times every position is searched at every limit.
     #[arg(long, default_value_t = 1)]
     repeat: usize,
+    /// Game records whose every position is searched instead of the puzzles (e.g. self-play
+    /// games with a slow move), replayed under `--rule`.
+    #[arg(long, num_args = 1..)]
+    games: Vec<PathBuf>,
+    /// Rule for `--games` (a .psq file does not always say).
+    #[arg(long, default_value = "renju")]
+    rule: Rule,
     /// Search threads of the engine (Lazy SMP).
     #[arg(long, default_value_t = 1)]
     threads: usize,
@@ -48,8 +57,30 @@ fn read_puzzles(path: &PathBuf) -> anyhow::Result<Vec<puzzle::Puzzle>> {
     puzzle::parse(&text).with_context(|| format!("parsing {}", path.display()))
 }
 
+/// Every position of the game records, before each move.
+fn game_cases(args: &Args) -> anyhow::Result<Vec<Case>> {
+    let mut cases = Vec::new();
+    for path in &args.games {
+        let record =
+            GameRecord::load(path).with_context(|| format!("reading {}", path.display()))?;
+        let moves: Vec<Move> = record.moves.iter().map(|m| m.mv).collect();
+        for played in 0..moves.len() {
+            let board = Board::from_moves(args.rule, &moves[..played])
+                .with_context(|| format!("replaying {}", path.display()))?;
+            cases.push(Case {
+                name: format!("{} before move {}", path.display(), played + 1),
+                board,
+            });
+        }
+    }
+    Ok(cases)
+}
+
 /// Every puzzle as given and with the defender to move (who then faces a VCF/VCT threat).
 fn cases(args: &Args) -> anyhow::Result<Vec<Case>> {
+    if !args.games.is_empty() {
+        return game_cases(args);
+    }
     let mut puzzles = read_puzzles(&args.solutions)?;
     let mut problems = read_puzzles(&args.problems)?;
     // VCT first, then VCT3, then VCF; evenly spread within each goal.
