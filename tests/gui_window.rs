@@ -216,6 +216,25 @@ fn the_game_is_autosaved_and_restored() {
 }
 
 #[gtk::test]
+fn a_damaged_autosave_is_kept_aside_and_reported() {
+    adw::init().expect("libadwaita");
+    let (storage, dir) = temp_storage();
+    std::fs::create_dir_all(&dir).expect("directory");
+    std::fs::write(
+        &storage.autosave,
+        "mode=two-players\nrule=renju\nmoves=h8 ??",
+    )
+    .expect("file");
+    let window = GameWindow::new(None, storage).expect("window");
+    assert!(window.moves().is_empty(), "a new game instead");
+    let toast = window.last_toast().unwrap_or_default();
+    assert!(toast.contains("autosave.damaged"), "{toast}");
+    let kept = std::fs::read_to_string(dir.join("autosave.damaged")).expect("kept");
+    assert!(kept.contains("h8 ??"));
+    close(window, dir);
+}
+
+#[gtk::test]
 fn save_and_open_use_the_record_formats_and_a_bad_file_keeps_the_game() {
     let (window, dir) = open_window(Mode::TwoPlayers, Rule::Renju, 300);
     for m in ["h8", "i9", "j10"] {

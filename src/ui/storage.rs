@@ -367,20 +367,38 @@ impl Storage {
         write_atomically(&self.preferences, &prefs.to_text())
     }
 
-    /// The autosaved game, if there is one and it can be read. A damaged autosave is renamed to
-    /// `autosave.damaged` so that the next autosave does not destroy what is left of it.
-    pub fn load_game(&self) -> Option<SavedGame> {
-        let text = fs::read_to_string(&self.autosave).ok()?;
-        let saved = SavedGame::parse(&text);
-        if saved.is_none() {
-            let _ = fs::rename(&self.autosave, self.autosave.with_extension("damaged"));
+    /// The autosaved game, replayed under `policy`. An autosave that cannot be read or
+    /// replayed is renamed to `autosave.damaged`, so that the next autosave does not destroy
+    /// what is left of it.
+    pub fn restore_game(&self, policy: ForbiddenPolicy) -> Restored {
+        let Ok(text) = fs::read_to_string(&self.autosave) else {
+            return Restored::Nothing;
+        };
+        let replayed =
+            SavedGame::parse(&text).and_then(|saved| Some((saved.mode, saved.to_game(policy)?)));
+        if let Some((mode, game)) = replayed {
+            return Restored::Game(mode, Box::new(game));
         }
-        saved
+        let kept = self.autosave.with_extension("damaged");
+        match fs::rename(&self.autosave, &kept) {
+            Ok(()) => Restored::Damaged(kept),
+            Err(_) => Restored::Damaged(self.autosave.clone()),
+        }
     }
 
     pub fn save_game(&self, game: &SavedGame) -> Result<(), RecordError> {
         write_atomically(&self.autosave, &game.to_text())
     }
+}
+
+/// What the autosave held at start.
+pub enum Restored {
+    /// There was no autosave.
+    Nothing,
+    /// The game in progress and who played it.
+    Game(Mode, Box<Game>),
+    /// The autosave could not be read or replayed; it is kept at this path.
+    Damaged(PathBuf),
 }
 
 /// Writes `text` to `path` atomically, creating the directory first.
@@ -561,8 +579,11 @@ mod tests {
             autosaver.save(SavedGame::from_game(Mode::TwoPlayers, &game));
         }
         autosaver.finish();
-        let saved = storage.load_game().unwrap();
-        assert_eq!(saved.moves, game.moves());
+        let Restored::Game(mode, restored) = storage.restore_game(ForbiddenPolicy::Refuse) else {
+            panic!("the autosave was not restored");
+        };
+        assert_eq!(mode, Mode::TwoPlayers);
+        assert_eq!(restored.moves(), game.moves());
         assert!(!reports.is_empty());
         while let Ok(outcome) = reports.try_recv() {
             assert_eq!(outcome, None);
@@ -581,10 +602,26 @@ mod tests {
             "mode=two-players\nrule=renju\nmoves=h8 z99",
         )
         .unwrap();
-        assert_eq!(storage.load_game(), None);
+        let Restored::Damaged(kept) = storage.restore_game(ForbiddenPolicy::Refuse) else {
+            panic!("a damaged autosave is reported");
+        };
+        assert_eq!(kept, dir.join("autosave.damaged"));
         assert!(!storage.autosave.exists());
-        let kept = fs::read_to_string(dir.join("autosave.damaged")).unwrap();
-        assert!(kept.contains("z99"));
+        assert!(fs::read_to_string(&kept).unwrap().contains("z99"));
+        // One that reads but cannot be replayed (h8 twice) is kept too.
+        fs::write(
+            &storage.autosave,
+            "mode=two-players\nrule=renju\nmoves=h8 h8",
+        )
+        .unwrap();
+        assert!(matches!(
+            storage.restore_game(ForbiddenPolicy::Refuse),
+            Restored::Damaged(_)
+        ));
+        assert!(matches!(
+            storage.restore_game(ForbiddenPolicy::Refuse),
+            Restored::Nothing
+        ));
         let _ = fs::remove_dir_all(&dir);
     }
 }

@@ -6,7 +6,7 @@ use super::board_view::{self, BoardHandler};
 use super::dialogs;
 use super::engine_bridge::{EngineBridge, Reply, RequestId};
 use super::render::{self, HintMark, Scene};
-use super::storage::{Autosaver, Mode, Preferences, SavedGame, Storage};
+use super::storage::{Autosaver, Mode, Preferences, Restored, SavedGame, Storage};
 use crate::engine::{Limits, Score, SearchInfo};
 use crate::game::clock::MoveClock;
 use crate::game::record::{GameRecord, RecordFormat};
@@ -161,15 +161,19 @@ impl GameWindow {
         window.set_help_overlay(Some(&help));
 
         let prefs = storage.load_preferences();
-        let restored = storage
-            .load_game()
-            .and_then(|saved| Some((saved.mode, saved.to_game(prefs.forbidden_policy)?)));
-        let (mode, game) = restored.unwrap_or_else(|| {
-            (
+        let fresh = || Game::new(prefs.rule).with_forbidden_policy(prefs.forbidden_policy);
+        let (mode, game, notice) = match storage.restore_game(prefs.forbidden_policy) {
+            Restored::Game(mode, game) => (mode, *game, None),
+            Restored::Nothing => (prefs.mode, fresh(), None),
+            Restored::Damaged(kept) => (
                 prefs.mode,
-                Game::new(prefs.rule).with_forbidden_policy(prefs.forbidden_policy),
-            )
-        });
+                fresh(),
+                Some(format!(
+                    "The saved game could not be read; it is kept in {}",
+                    kept.display()
+                )),
+            ),
+        };
         let mut clock = MoveClock::default();
         clock.set_enabled(prefs.clock_enabled);
         let (bridge, replies) = EngineBridge::new()?;
@@ -211,6 +215,9 @@ impl GameWindow {
         });
         Inner::setup(&inner, replies, autosave_outcomes);
         inner.position_changed();
+        if let Some(notice) = notice {
+            inner.toast(&notice);
+        }
         Ok(GameWindow { inner })
     }
 
