@@ -888,6 +888,18 @@ impl Inner {
         );
         if action == gtk::FileChooserAction::Save {
             chooser.set_current_name("game.sgf");
+        } else {
+            let records = gtk::FileFilter::new();
+            records.set_name(Some("Game records (SGF, Piskvork, RenLib, text)"));
+            for pattern in ["*.sgf", "*.psq", "*.lib", "*.txt"] {
+                records.add_pattern(pattern);
+                records.add_pattern(&pattern.to_uppercase());
+            }
+            let everything = gtk::FileFilter::new();
+            everything.set_name(Some("All files"));
+            everything.add_pattern("*");
+            chooser.add_filter(&records);
+            chooser.add_filter(&everything);
         }
         let weak = Rc::downgrade(self);
         // The dialog is kept alive by its own handler until it answers.
