@@ -380,10 +380,7 @@ impl Storage {
             return Restored::Game(mode, Box::new(game));
         }
         let kept = self.autosave.with_extension("damaged");
-        match fs::rename(&self.autosave, &kept) {
-            Ok(()) => Restored::Damaged(kept),
-            Err(_) => Restored::Damaged(self.autosave.clone()),
-        }
+        Restored::Damaged(fs::rename(&self.autosave, &kept).is_ok().then_some(kept))
     }
 
     pub fn save_game(&self, game: &SavedGame) -> Result<(), RecordError> {
@@ -397,8 +394,9 @@ pub enum Restored {
     Nothing,
     /// The game in progress and who played it.
     Game(Mode, Box<Game>),
-    /// The autosave could not be read or replayed; it is kept at this path.
-    Damaged(PathBuf),
+    /// The autosave could not be read or replayed; it is kept at this path, if it could be
+    /// moved there.
+    Damaged(Option<PathBuf>),
 }
 
 /// Writes `text` to `path` atomically, creating the directory first.
@@ -602,8 +600,8 @@ mod tests {
             "mode=two-players\nrule=renju\nmoves=h8 z99",
         )
         .unwrap();
-        let Restored::Damaged(kept) = storage.restore_game(ForbiddenPolicy::Refuse) else {
-            panic!("a damaged autosave is reported");
+        let Restored::Damaged(Some(kept)) = storage.restore_game(ForbiddenPolicy::Refuse) else {
+            panic!("a damaged autosave is reported and kept");
         };
         assert_eq!(kept, dir.join("autosave.damaged"));
         assert!(!storage.autosave.exists());

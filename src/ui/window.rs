@@ -168,10 +168,13 @@ impl GameWindow {
             Restored::Damaged(kept) => (
                 prefs.mode,
                 fresh(),
-                Some(format!(
-                    "The saved game could not be read; it is kept in {}",
-                    kept.display()
-                )),
+                Some(match kept {
+                    Some(kept) => format!(
+                        "The saved game could not be read; it is kept in {}",
+                        kept.display()
+                    ),
+                    None => "The saved game could not be read, nor kept aside".to_string(),
+                }),
             ),
         };
         let mut clock = MoveClock::default();
