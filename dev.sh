@@ -9,9 +9,11 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 APT_PACKAGES=(
-  build-essential pkg-config libgtk-4-dev libadwaita-1-dev
+  build-essential pkg-config curl ca-certificates libgtk-4-dev libadwaita-1-dev
   xvfb xauth xdotool desktop-file-utils appstream
 )
+# The oldest Rust that builds the crate (Cargo.toml's rust-version); Debian 12's own rustc is older.
+MIN_RUST=1.85
 
 install_missing() {
   local missing=()
@@ -25,11 +27,30 @@ install_missing() {
     $sudo apt-get update -q
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q "${missing[@]}"
   fi
-  if ! command -v cargo >/dev/null 2>&1; then
-    echo "cargo was not found: install a stable Rust toolchain (1.85 or newer) first." >&2
-    exit 1
-  fi
+  install_rust
   cargo fetch --locked -q
+}
+
+# True when the rustc on the PATH is at least $MIN_RUST.
+rust_is_recent() {
+  local version
+  version=$(rustc --version 2>/dev/null | awk '{print $2}') || return 1
+  [ -n "$version" ] && [ "$(printf '%s\n%s\n' "$MIN_RUST" "$version" | sort -V | head -n1)" = "$MIN_RUST" ]
+}
+
+# Installs a stable toolchain with rustup (for this user) when cargo is missing or too old, and
+# makes sure rustfmt and clippy are there.
+install_rust() {
+  [ -f "$HOME/.cargo/env" ] && . "$HOME/.cargo/env"
+  if ! command -v cargo >/dev/null 2>&1 || ! rust_is_recent; then
+    echo "Installing a stable Rust toolchain with rustup (needs $MIN_RUST or newer)"
+    curl --proto '=https' --tlsv1.2 -sSf https://sh.rustup.rs |
+      sh -s -- -y --profile minimal --default-toolchain stable --component rustfmt,clippy
+    . "$HOME/.cargo/env"
+  fi
+  if command -v rustup >/dev/null 2>&1; then
+    rustup component add rustfmt clippy >/dev/null 2>&1 || true
+  fi
 }
 
 run_tests() {

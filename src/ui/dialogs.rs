@@ -20,13 +20,18 @@ fn rule_label(rule: Rule) -> &'static str {
     }
 }
 
-/// A spin button for the AI's time per move, in seconds.
-fn ai_time_spin(time: Duration) -> gtk::SpinButton {
+/// A row with a spin button for the AI's time per move, in seconds.
+fn ai_time_row(title: &str, subtitle: &str, time: Duration) -> (adw::ActionRow, gtk::SpinButton) {
+    let row = adw::ActionRow::builder()
+        .title(title)
+        .subtitle(subtitle)
+        .build();
     let spin = gtk::SpinButton::with_range(0.5, MAX_AI_TIME.as_secs_f64(), 0.5);
     spin.set_digits(1);
     spin.set_value(time.as_secs_f64());
     spin.set_valign(gtk::Align::Center);
-    spin
+    row.add_suffix(&spin);
+    (row, spin)
 }
 
 /// Asks for the players, the rule and the AI's time, then calls `on_start`.
@@ -54,12 +59,11 @@ pub fn new_game<F: Fn(Mode, Rule, Duration) + 'static>(
         .build();
     let rule_index = RULES.iter().position(|&r| r == prefs.rule).unwrap_or(0);
     rules.set_selected(rule_index as u32);
-    let time_row = adw::ActionRow::builder()
-        .title("AI time per move")
-        .subtitle("Seconds; longer is stronger")
-        .build();
-    let spin = ai_time_spin(prefs.ai_time);
-    time_row.add_suffix(&spin);
+    let (time_row, spin) = ai_time_row(
+        "AI time per move",
+        "Seconds; longer is stronger",
+        prefs.ai_time,
+    );
     group.add(&players);
     group.add(&rules);
     group.add(&time_row);
@@ -140,12 +144,11 @@ pub fn preferences<F: Fn(Preferences) + 'static>(
     board.add(&numbers_row);
     board.add(&marks_row);
     let engine = adw::PreferencesGroup::builder().title("AI").build();
-    let time_row = adw::ActionRow::builder()
-        .title("Time per move")
-        .subtitle("Seconds the AI thinks (at most 15)")
-        .build();
-    let spin = ai_time_spin(prefs.ai_time);
-    time_row.add_suffix(&spin);
+    let (time_row, spin) = ai_time_row(
+        "Time per move",
+        "Seconds the AI thinks (at most 15)",
+        prefs.ai_time,
+    );
     engine.add(&time_row);
     page.add(&game);
     page.add(&board);

@@ -117,6 +117,12 @@ fn object<T: IsA<glib::Object>>(builder: &gtk::Builder, id: &str) -> T {
         .unwrap_or_else(|| panic!("window.ui has no object '{id}'"))
 }
 
+/// The `black_<what>` and `white_<what>` objects of the template, indexed by [`Color::index`].
+fn per_side<T: IsA<glib::Object>>(builder: &gtk::Builder, what: &str) -> [T; 2] {
+    [Color::Black, Color::White]
+        .map(|color| object(builder, &format!("{}_{what}", color.name().to_lowercase())))
+}
+
 impl GameWindow {
     /// Builds the window (for `app`, if any), restoring the autosaved game from `storage`.
     pub fn new(app: Option<&adw::Application>, storage: Storage) -> std::io::Result<GameWindow> {
@@ -132,19 +138,10 @@ impl GameWindow {
             banner_label: object(&builder, "banner_label"),
             banner_button: object(&builder, "banner_button"),
             board: object(&builder, "board"),
-            names: [
-                object(&builder, "black_name"),
-                object(&builder, "white_name"),
-            ],
-            clocks: [
-                object(&builder, "black_clock"),
-                object(&builder, "white_clock"),
-            ],
-            bars: [object(&builder, "black_bar"), object(&builder, "white_bar")],
-            cards: [
-                object(&builder, "black_card"),
-                object(&builder, "white_card"),
-            ],
+            names: per_side(&builder, "name"),
+            clocks: per_side(&builder, "clock"),
+            bars: per_side(&builder, "bar"),
+            cards: per_side(&builder, "card"),
             status: object(&builder, "status"),
             forbidden_legend: object(&builder, "forbidden_legend"),
             spinner: object(&builder, "spinner"),
