@@ -10,6 +10,10 @@ use std::time::{Duration, Instant};
 /// How many nodes pass between two looks at the clock and the stop flag.
 pub const CHECK_INTERVAL: u64 = 16;
 
+/// The soft target as a share of the hard deadline. An iteration that the deadline cuts short
+/// still counts when its first moves found a better one, so starting late wastes little.
+const SOFT_TARGET_PERCENT: u32 = 65;
+
 /// The clock of one search.
 pub struct TimeControl<'a> {
     start: Instant,
@@ -31,12 +35,12 @@ impl<'a> TimeControl<'a> {
             // Spread what is left of the match over the moves still to come.
             budget = budget.min(left / 12);
         }
-        let margin = (budget / 10).min(Duration::from_millis(250)) + Duration::from_millis(5);
+        let margin = (budget / 20).min(Duration::from_millis(150)) + Duration::from_millis(3);
         let hard = budget.saturating_sub(margin);
         let soft = if limits.max_depth.is_some() || limits.max_nodes.is_some() {
             hard
         } else {
-            hard * 2 / 5
+            hard * SOFT_TARGET_PERCENT / 100
         };
         TimeControl {
             start: Instant::now(),

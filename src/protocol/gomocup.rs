@@ -707,7 +707,7 @@ impl<W: Write> Brain<W> {
             Some(turn) => (turn, false),
             None => (DEFAULT_TURN_TIME, false),
         };
-        let margin = (turn / 10).min(IO_MARGIN_MAX) + Duration::from_millis(10);
+        let margin = (turn / 20).min(IO_MARGIN_MAX) + Duration::from_millis(10);
         let match_left = self
             .time_left
             .or(self.timeout_match)
