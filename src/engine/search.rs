@@ -41,6 +41,14 @@ const ROOT_VCF_NODES: u64 = 2_000_000;
 const ROOT_VCT_DEPTH: i32 = 10;
 const ROOT_VCT_NODES_PER_SECOND: f64 = 20_000.0;
 const ROOT_VCT_MAX_NODES: u64 = 200_000;
+/// The look for the opponent's VCT after each root move: nodes per second of the move's time
+/// (shared by the root moves), bounds per root move, and the opponent's attacker moves.
+const REFUTATION_NODES_PER_SECOND: f64 = 60_000.0;
+const REFUTATION_MIN_NODES_PER_MOVE: u64 = 200;
+const REFUTATION_MAX_NODES_PER_MOVE: u64 = 20_000;
+const REFUTATION_VCT_DEPTH: i32 = 6;
+/// Threatened nodes with at most this many answers search them without losing depth.
+const EXTENDED_DEFENCES: usize = 4;
 /// How many moves quiet non-PV nodes of depth 1, 2, 3, 4 search (index = depth).
 const LATE_MOVE_LIMIT: [usize; 5] = [0, 8, 12, 18, 26];
 /// Fours and nodes of the look for the opponent's VCF threat at inner nodes and at the root.
@@ -116,6 +124,8 @@ pub struct Searcher<'e, 'a> {
     move_lists: Vec<Vec<(Pos, i32)>>,
     pv: Vec<Vec<Pos>>,
     max_depth: u32,
+    /// Depth of the running iteration (bounds the extensions of answers to threats).
+    iteration_depth: i32,
 }
 
 impl<'e, 'a> Searcher<'e, 'a> {
@@ -143,6 +153,7 @@ impl<'e, 'a> Searcher<'e, 'a> {
             move_lists: vec![Vec::new(); MAX_PLY + 1],
             pv: vec![Vec::new(); MAX_PLY + 1],
             max_depth,
+            iteration_depth: 0,
         }
     }
 
@@ -263,8 +274,49 @@ impl<'e, 'a> Searcher<'e, 'a> {
                     return self.result(Some(p), value, plies, vec![p]);
                 }
             }
+            self.drop_refuted_root_moves(&mut root_moves);
         }
         self.iterate(&mut root_moves, None, on_info)
+    }
+
+    /// Leaves out the root moves after which the opponent wins by a VCT (found within a small
+    /// budget each), as long as some move survives: such losses often lie beyond the main
+    /// search's horizon. A move whose VCT look runs out of budget is kept.
+    fn drop_refuted_root_moves(&mut self, root_moves: &mut Vec<(Pos, i32)>) {
+        if root_moves.len() < 2 {
+            return;
+        }
+        let total = (self.clock.hard_limit().as_secs_f64() * REFUTATION_NODES_PER_SECOND) as u64;
+        let per_move = (total / root_moves.len() as u64).min(REFUTATION_MAX_NODES_PER_MOVE);
+        if per_move < REFUTATION_MIN_NODES_PER_MOVE {
+            return;
+        }
+        let mut refuted = vec![false; root_moves.len()];
+        for (index, &(p, _)) in root_moves.iter().enumerate() {
+            self.board.make_move(p);
+            let found = self.vct.solve(
+                &mut self.board,
+                self.vcf,
+                REFUTATION_VCT_DEPTH,
+                per_move,
+                &mut self.clock,
+                self.nodes,
+            );
+            self.nodes += self.vct.nodes();
+            self.board.undo();
+            if self.clock.stopped() {
+                return;
+            }
+            refuted[index] = found.is_some();
+        }
+        if refuted.iter().all(|&r| r) {
+            return;
+        }
+        let mut index = 0;
+        root_moves.retain(|_| {
+            index += 1;
+            !refuted[index - 1]
+        });
     }
 
     /// A helper thread's search (helper `index`, from 1): iterative deepening only, skipping
@@ -306,6 +358,7 @@ impl<'e, 'a> Searcher<'e, 'a> {
                     continue;
                 }
             }
+            self.iteration_depth = depth;
             let (mut alpha, mut beta) = (-INFINITY, INFINITY);
             let mut delta = 60;
             if depth >= 4 && best_value.abs() < MATE_BOUND {
@@ -524,6 +577,17 @@ impl<'e, 'a> Searcher<'e, 'a> {
         let mut best_value = -INFINITY;
         let mut best_move = None;
         let quiet_node = status == Status::Quiet && !against_vcf;
+        // Answers to an open three or four-three threat cost no depth, like blocks of fours, when
+        // there are few of them and the extensions on this path stay within half the iteration's
+        // depth.
+        let child_depth = if status == Status::Threatened
+            && moves.len() <= EXTENDED_DEFENCES
+            && ply as i32 + depth < self.iteration_depth + self.iteration_depth / 2
+        {
+            depth
+        } else {
+            depth - 1
+        };
         for (index, &(p, order)) in moves.iter().enumerate() {
             let tactical = order >= 1 << 19 || self.is_tactical(p);
             // Late-move pruning: near the leaves, quiet nodes only try their best-ordered moves.
@@ -539,19 +603,19 @@ impl<'e, 'a> Searcher<'e, 'a> {
             self.board.make_move(p);
             let mut value;
             if index == 0 {
-                value = -self.negamax(depth - 1, ply + 1, -beta, -alpha);
+                value = -self.negamax(child_depth, ply + 1, -beta, -alpha);
             } else {
                 let reduction = if quiet_node && depth >= 3 && index >= 3 && !tactical {
                     1 + (index >= 10) as i32 + (depth >= 6 && index >= 16) as i32
                 } else {
                     0
                 };
-                value = -self.negamax(depth - 1 - reduction, ply + 1, -alpha - 1, -alpha);
+                value = -self.negamax(child_depth - reduction, ply + 1, -alpha - 1, -alpha);
                 if reduction > 0 && value > alpha && !self.clock.stopped() {
-                    value = -self.negamax(depth - 1, ply + 1, -alpha - 1, -alpha);
+                    value = -self.negamax(child_depth, ply + 1, -alpha - 1, -alpha);
                 }
                 if value > alpha && value < beta && !self.clock.stopped() {
-                    value = -self.negamax(depth - 1, ply + 1, -beta, -alpha);
+                    value = -self.negamax(child_depth, ply + 1, -beta, -alpha);
                 }
             }
             self.board.undo();
@@ -650,5 +714,59 @@ impl<'e, 'a> Searcher<'e, 'a> {
             }
         }
         self.evaluate()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::eval::Weights;
+    use crate::engine::{puzzle, Limits};
+    use crate::rules::Color;
+    use std::sync::atomic::AtomicBool;
+
+    #[test]
+    fn root_moves_that_allow_a_vct_are_left_out() {
+        // Black to move wins by a VCT of four moves (quintet's test_vct_black); White to move
+        // instead must find a move that stops it.
+        let puzzles = puzzle::parse(include_str!("../../tests/fixtures/engine_test_puzzles.txt"))
+            .expect("fixture parses");
+        let vct = puzzles
+            .iter()
+            .find(|p| p.name == "quintet/test_vct_black")
+            .expect("fixture has the puzzle");
+        let board = Board::from_stones(vct.rule, &vct.stones, Color::White).expect("legal");
+        let stop = AtomicBool::new(false);
+        let tt = Table::new(1 << 20);
+        let mut tables = ThreadTables::default();
+        let evaluator = Evaluator::new(&Weights::default(), board.rule());
+        let limits = Limits::depth(8);
+        let clock = TimeControl::new(&limits, &stop);
+        let mut searcher = Searcher::new(board, &tt, true, &mut tables, &evaluator, clock, 8);
+        let Ok(mut root_moves) = searcher.root_moves(&mut |_| {}) else {
+            panic!("White has moves");
+        };
+        let all = root_moves.clone();
+        searcher.drop_refuted_root_moves(&mut root_moves);
+        assert!(!root_moves.is_empty(), "some move holds");
+        assert!(
+            root_moves.len() < all.len(),
+            "some move lets the VCT through"
+        );
+
+        // Every move left out really loses to a VCT, checked by a solver of its own.
+        let mut board = searcher.board.clone();
+        let mut vcf = Vcf::new();
+        let mut vct = Vct::new();
+        let mut clock = TimeControl::new(&limits, &stop);
+        for &(p, _) in all.iter().filter(|m| !root_moves.contains(m)) {
+            board.make_move(p);
+            let found = vct.solve(&mut board, &mut vcf, 8, 1_000_000, &mut clock, 0);
+            board.undo();
+            assert!(
+                found.is_some(),
+                "{p} was left out but Black has no VCT after it"
+            );
+        }
     }
 }
