@@ -302,6 +302,25 @@ fn the_clock_stops_while_a_dialog_is_open() {
     close(window, dir);
 }
 
+#[gtk::test]
+fn the_clock_waits_for_the_first_move() {
+    let (window, dir) = open_window(Mode::TwoPlayers, Rule::Renju, 300);
+    wait_until(Duration::from_millis(200), || false);
+    assert!(!window.clock_running(), "no clock runs before a move");
+    click(&window, p("h8"));
+    assert!(
+        wait_until(DEADLINE, || window.moves().len() == 1),
+        "the click plays"
+    );
+    assert!(
+        window.clock_running(),
+        "White's clock runs after Black's move"
+    );
+    window.start_new_game(Mode::TwoPlayers, Rule::Renju);
+    assert!(!window.clock_running(), "a new game waits again");
+    close(window, dir);
+}
+
 /// Renders the whole window into a PNG; false while the window has nothing drawn to render
 /// (between a change and the next frame).
 fn screenshot(window: &gtk::Widget, path: &std::path::Path) -> bool {

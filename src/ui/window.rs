@@ -74,6 +74,10 @@ struct State {
     mode: Mode,
     prefs: Preferences,
     clock: MoveClock,
+    /// No move has been played since the window opened, a new game began or a record was
+    /// opened: the clock waits for the first one, so that nobody loses on time before sitting
+    /// down to play.
+    clock_waiting: bool,
     /// Showing the position after this many moves instead of the live game.
     view: Option<usize>,
     hover: Option<Pos>,
@@ -195,6 +199,7 @@ impl GameWindow {
                 mode,
                 prefs,
                 clock,
+                clock_waiting: true,
                 view: None,
                 hover: None,
                 hint: None,
@@ -256,6 +261,11 @@ impl GameWindow {
     /// Whether the move clock is paused (it is while a dialog is open).
     pub fn clock_paused(&self) -> bool {
         self.inner.state.borrow().clock.is_paused()
+    }
+
+    /// Whether the move clock is counting down a move.
+    pub fn clock_running(&self) -> bool {
+        self.inner.state.borrow().clock.is_running()
     }
 
     /// The heading and text of the latest error dialog.
@@ -524,7 +534,7 @@ impl Inner {
             state.view = None;
             state.evals.resize(state.game.moves().len() + 1, None);
             state.forbidden = state.game.forbidden_points();
-            if state.game.is_over() {
+            if state.game.is_over() || state.clock_waiting {
                 state.clock.stop();
             } else {
                 state.clock.start(Instant::now());
@@ -596,6 +606,7 @@ impl Inner {
         };
         match played {
             Ok(_) => {
+                self.state.borrow_mut().clock_waiting = false;
                 self.stop_search();
                 self.position_changed();
             }
@@ -636,6 +647,7 @@ impl Inner {
             state.game.pass().is_ok()
         };
         if passed {
+            self.state.borrow_mut().clock_waiting = false;
             self.stop_search();
             self.position_changed();
         }
@@ -723,6 +735,7 @@ impl Inner {
                     let _ = state.game.pass();
                     format!("The AI tried an illegal move ({error}) and passed")
                 });
+                state.clock_waiting = false;
                 drop(state);
                 if let Some(text) = failed {
                     self.toast(&text);
@@ -802,6 +815,7 @@ impl Inner {
         {
             let mut state = self.state.borrow_mut();
             state.game = Game::new(rule).with_forbidden_policy(state.prefs.forbidden_policy);
+            state.clock_waiting = true;
             state.mode = mode;
             state.evals.clear();
             state.info = None;
@@ -926,6 +940,7 @@ impl Inner {
                     let mut state = self.state.borrow_mut();
                     let policy = state.prefs.forbidden_policy;
                     state.game = game.with_forbidden_policy(policy);
+                    state.clock_waiting = true;
                     state.evals.clear();
                     state.info = None;
                 }
