@@ -258,15 +258,7 @@ impl<'e, 'a> Searcher<'e, 'a> {
             self.nodes += self.vcf.nodes();
             // Then a bounded VCT, on a share of the time.
             let budget = (self.clock.hard_limit().as_secs_f64() * ROOT_VCT_NODES_PER_SECOND) as u64;
-            let found = self.vct.solve(
-                &mut self.board,
-                self.vcf,
-                ROOT_VCT_DEPTH,
-                budget.min(ROOT_VCT_MAX_NODES),
-                &mut self.clock,
-                self.nodes,
-            );
-            self.nodes += self.vct.nodes();
+            let found = self.vct(ROOT_VCT_DEPTH, budget.min(ROOT_VCT_MAX_NODES));
             if let Some((p, plies)) = found {
                 if !self.clock.stopped() {
                     let value = MATE - plies as i32;
@@ -291,32 +283,36 @@ impl<'e, 'a> Searcher<'e, 'a> {
         if per_move < REFUTATION_MIN_NODES_PER_MOVE {
             return;
         }
-        let mut refuted = vec![false; root_moves.len()];
-        for (index, &(p, _)) in root_moves.iter().enumerate() {
+        let mut kept = Vec::with_capacity(root_moves.len());
+        for &(p, order) in root_moves.iter() {
             self.board.make_move(p);
-            let found = self.vct.solve(
-                &mut self.board,
-                self.vcf,
-                REFUTATION_VCT_DEPTH,
-                per_move,
-                &mut self.clock,
-                self.nodes,
-            );
-            self.nodes += self.vct.nodes();
+            let refuted = self.vct(REFUTATION_VCT_DEPTH, per_move).is_some();
             self.board.undo();
             if self.clock.stopped() {
                 return;
             }
-            refuted[index] = found.is_some();
+            if !refuted {
+                kept.push((p, order));
+            }
         }
-        if refuted.iter().all(|&r| r) {
-            return;
+        if !kept.is_empty() {
+            *root_moves = kept;
         }
-        let mut index = 0;
-        root_moves.retain(|_| {
-            index += 1;
-            !refuted[index - 1]
-        });
+    }
+
+    /// A VCT of the side to move with up to `depth` attacker moves within `budget` nodes (counted
+    /// in this search's nodes): its first move and the plies to the five.
+    fn vct(&mut self, depth: i32, budget: u64) -> Option<(Pos, u32)> {
+        let found = self.vct.solve(
+            &mut self.board,
+            self.vcf,
+            depth,
+            budget,
+            &mut self.clock,
+            self.nodes,
+        );
+        self.nodes += self.vct.nodes();
+        found
     }
 
     /// A helper thread's search (helper `index`, from 1): iterative deepening only, skipping
