@@ -1,16 +1,20 @@
-//! Static evaluation: a weighted sum of the layer 3 shape counts of both sides.
+//! Static evaluation: a weighted sum of the layer 3 counts of both sides.
 //!
 //! The board keeps, per side, how many empty points would make each combined [`Shape`]
-//! (five, open four, four-three, open three, ...) and updates those counts on every move and undo.
-//! A weighted sum over them is therefore incremental for free: evaluating costs 28 multiplications
-//! whatever the position. Weights differ for the side to move (its threats are tempo) and for the
+//! (five, open four, four-three, open three, ...) and how many have each [`LineShapePair`] (the
+//! point's two strongest line shapes, a finer class: a four with an open two beside it is worth
+//! more than a bare four), and updates those counts on every move and undo. A weighted sum over
+//! them is therefore incremental for free: evaluating costs 138 multiplications whatever the
+//! position. A point's value is its shape's weight plus its pair's weight. Weights differ for the side to move (its threats are tempo) and for the
 //! opponent (its threats must be answered). Under renju, Black's double-three, double-four and
 //! overline points are forbidden, so they carry no weight for Black.
 //!
-//! [`Weights`] can be read from and written to a small text file (`own.OpenThree 40` lines), so
-//! that tuning tools can measure weights rather than guess them.
+//! [`Weights`] can be read from and written to a small text file (`own.OpenThree 40` lines for
+//! shapes, `opp.Four+OpenTwo 12` for pairs), so that tuning tools can measure weights rather than
+//! guess them.
 
-use crate::rules::{Board, Color, Rule, Shape};
+use crate::rules::shape::PAIR_COUNT;
+use crate::rules::{Board, Color, LineShapePair, Rule, Shape};
 use std::fmt::Write as _;
 use std::path::Path;
 
@@ -21,6 +25,10 @@ pub struct Weights {
     pub own: [i32; Shape::ALL.len()],
     /// Value (subtracted) of one empty point where the opponent would make the shape.
     pub opp: [i32; Shape::ALL.len()],
+    /// Added to `own` per [`LineShapePair`] (by index).
+    pub own_pair: [i32; PAIR_COUNT],
+    /// Added to `opp` per [`LineShapePair`] (by index).
+    pub opp_pair: [i32; PAIR_COUNT],
 }
 
 impl Default for Weights {
@@ -30,6 +38,8 @@ impl Default for Weights {
             //   None Two OTwo DTwo Three T2 OThree DThree Four 43 OFour DFour Over Five
             own: [0, 2, 7, 16, 7, 20, 40, 80, 22, 300, 600, 600, 0, 3000],
             opp: [0, 2, 6, 13, 6, 16, 28, 55, 16, 110, 160, 160, 0, 1200],
+            own_pair: [0; PAIR_COUNT],
+            opp_pair: [0; PAIR_COUNT],
         }
     }
 }
@@ -47,12 +57,43 @@ fn shape_name(shape: Shape) -> String {
     format!("{shape:?}")
 }
 
+fn pair_name(pair: LineShapePair) -> String {
+    format!("{:?}+{:?}", pair.strongest, pair.second)
+}
+
+/// Which weight a name in a weights file is: a shape's or a pair's, by index.
+enum WeightName {
+    Shape(usize),
+    Pair(usize),
+}
+
+impl WeightName {
+    fn parse(name: &str) -> Option<WeightName> {
+        if name.contains('+') {
+            LineShapePair::all()
+                .position(|pair| pair_name(pair) == name)
+                .map(WeightName::Pair)
+        } else {
+            Shape::ALL
+                .iter()
+                .position(|&s| shape_name(s) == name)
+                .map(WeightName::Shape)
+        }
+    }
+}
+
 impl Weights {
-    /// The text form: one `own.<Shape> <value>` or `opp.<Shape> <value>` line per weight.
-    /// `#` starts a comment.
+    /// The text form: one `<side>.<Shape> <value>` line per shape weight and one
+    /// `<side>.<Line>+<Line> <value>` line per pair weight, side `own` or `opp`. `#` starts a
+    /// comment.
     pub fn to_text(&self) -> String {
-        let mut text = String::from("# gobang evaluation weights: <side>.<shape> <value>\n");
-        for (side, values) in [("own", &self.own), ("opp", &self.opp)] {
+        let mut text = String::from(
+            "# gobang evaluation weights: <side>.<shape> <value>, <side>.<line>+<line> <value>\n",
+        );
+        for (side, values, pairs) in [
+            ("own", &self.own, &self.own_pair),
+            ("opp", &self.opp, &self.opp_pair),
+        ] {
             for shape in Shape::ALL {
                 let _ = writeln!(
                     text,
@@ -60,6 +101,9 @@ impl Weights {
                     shape_name(shape),
                     values[shape as usize]
                 );
+            }
+            for pair in LineShapePair::all() {
+                let _ = writeln!(text, "{side}.{} {}", pair_name(pair), pairs[pair.index()]);
             }
         }
         text
@@ -90,14 +134,16 @@ impl Weights {
             let (side, shape) = name
                 .split_once('.')
                 .ok_or_else(|| syntax(format!("'{name}' is not '<side>.<shape>'")))?;
-            let index = Shape::ALL
-                .iter()
-                .position(|&s| shape_name(s) == shape)
-                .ok_or_else(|| syntax(format!("unknown shape '{shape}'")))?;
-            match side {
-                "own" => weights.own[index] = value,
-                "opp" => weights.opp[index] = value,
+            let weight = WeightName::parse(shape)
+                .ok_or_else(|| syntax(format!("unknown shape or pair '{shape}'")))?;
+            let (shapes, pairs) = match side {
+                "own" => (&mut weights.own, &mut weights.own_pair),
+                "opp" => (&mut weights.opp, &mut weights.opp_pair),
                 other => return Err(syntax(format!("unknown side '{other}' (own or opp)"))),
+            };
+            match weight {
+                WeightName::Shape(index) => shapes[index] = value,
+                WeightName::Pair(index) => pairs[index] = value,
             }
         }
         Ok(weights)
@@ -127,25 +173,37 @@ pub struct Evaluator {
     /// `[side to move][colour whose counts are weighted][shape]`, signed from the side to move's
     /// point of view.
     table: [[[i32; Shape::ALL.len()]; 2]; 2],
+    /// The same for pairs: `[side to move][colour][pair index]`.
+    pair_table: [[[i32; PAIR_COUNT]; 2]; 2],
 }
 
 impl Evaluator {
     pub fn new(weights: &Weights, rule: Rule) -> Evaluator {
         let mut table = [[[0; Shape::ALL.len()]; 2]; 2];
+        let mut pair_table = [[[0; PAIR_COUNT]; 2]; 2];
         for me in [Color::Black, Color::White] {
             for color in [Color::Black, Color::White] {
+                let (shapes, pairs, sign) = if color == me {
+                    (&weights.own, &weights.own_pair, 1)
+                } else {
+                    (&weights.opp, &weights.opp_pair, -1)
+                };
+                let live = |shape: Shape| !(rule.has_forbidden(color) && forbidden_shape(shape));
                 for shape in Shape::ALL {
-                    let value = if color == me {
-                        weights.own[shape as usize]
-                    } else {
-                        -weights.opp[shape as usize]
-                    };
-                    let dead = rule.has_forbidden(color) && forbidden_shape(shape);
-                    table[me.index()][color.index()][shape as usize] = if dead { 0 } else { value };
+                    if live(shape) {
+                        table[me.index()][color.index()][shape as usize] =
+                            sign * shapes[shape as usize];
+                    }
+                }
+                for pair in LineShapePair::all() {
+                    if live(pair.shape()) {
+                        pair_table[me.index()][color.index()][pair.index()] =
+                            sign * pairs[pair.index()];
+                    }
                 }
             }
         }
-        Evaluator { table }
+        Evaluator { table, pair_table }
     }
 
     /// The evaluation of `board` for the side to move (positive is good for it).
@@ -157,6 +215,10 @@ impl Evaluator {
             let weights = &self.table[me.index()][color.index()];
             for shape in &Shape::ALL[1..] {
                 total += weights[*shape as usize] * board.shape_count(color, *shape) as i32;
+            }
+            let pair_weights = &self.pair_table[me.index()][color.index()];
+            for (weight, &count) in pair_weights.iter().zip(board.pair_counts(color)).skip(1) {
+                total += weight * count as i32;
             }
         }
         total
@@ -172,6 +234,9 @@ mod tests {
         let mut weights = Weights::default();
         weights.own[Shape::OpenThree as usize] = 123;
         weights.opp[Shape::Four as usize] = -7;
+        weights.own_pair[5] = 11;
+        weights.opp_pair[PAIR_COUNT - 1] = -3;
+        assert!(weights.to_text().contains("own.OpenTwo+OpenTwo 11"));
         assert_eq!(Weights::from_text(&weights.to_text()).unwrap(), weights);
     }
 

@@ -1,6 +1,7 @@
 //! The layered board: layer 1 (stones, move stack, Zobrist key) and the incremental upkeep of
 //! layer 2 (per point, side and direction: the [`LineShape`] a stone there would make) and layer 3
-//! (per point and side: the combined [`Shape`], with per-shape counts).
+//! (per point and side: the combined [`Shape`] and the [`LineShapePair`] of its two strongest lines,
+//! with per-shape and per-pair counts of the empty points).
 //!
 //! A move or undo touches only the ten points within distance five along each of the four lines
 //! through it: their [`LineKey`]s change by one cell, and their shapes are looked up again.
@@ -8,7 +9,9 @@
 
 use super::line::{self, LineKey, LineShape, BLOCKED, EMPTY, OWN, REACH};
 use super::pos::{Color, Pos, Rule, DIRECTIONS, GRID};
-use super::shape::{self, CombinedEntry, PackedLines, Shape, RENJU_SUSPECT};
+use super::shape::{
+    self, entry_pair, CombinedEntry, LineShapePair, PackedLines, Shape, PAIR_COUNT, RENJU_SUSPECT,
+};
 
 /// A move: a stone on a point, or a pass.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -82,6 +85,8 @@ pub struct Board {
     combined: [[CombinedEntry; 2]; GRID],
     /// Per side, how many empty points have each combined shape.
     shape_counts: [[u16; COUNT_SLOTS]; 2],
+    /// Per side, how many empty points have each [`LineShapePair`] (by index).
+    pair_counts: [[u16; PAIR_COUNT]; 2],
     history: Vec<Move>,
     /// Layer 2 and 3 entries of the points each stone placement changed, as they were before it,
     /// so that taking the stone back restores them instead of looking them up again.
@@ -107,6 +112,7 @@ impl Board {
             lines: [[0; 2]; GRID],
             combined: [[0; 2]; GRID],
             shape_counts: [[0; COUNT_SLOTS]; 2],
+            pair_counts: [[0; PAIR_COUNT]; 2],
             history: Vec::with_capacity(225),
             saved_points: Vec::with_capacity(225 * 48),
             saved_frames: Vec::with_capacity(225),
@@ -289,6 +295,18 @@ impl Board {
         self.shape_counts[color.index()][shape as usize]
     }
 
+    /// How many empty points have `pair` as their two strongest line shapes for `color`.
+    #[inline]
+    pub fn pair_count(&self, color: Color, pair: LineShapePair) -> u16 {
+        self.pair_counts[color.index()][pair.index()]
+    }
+
+    /// The per-pair counts of `color`, indexed by [`LineShapePair::index`].
+    #[inline]
+    pub fn pair_counts(&self, color: Color) -> &[u16; PAIR_COUNT] {
+        &self.pair_counts[color.index()]
+    }
+
     /// Empty points where `color` would make a five (a win if played).
     pub fn five_points(&self, color: Color) -> Vec<Pos> {
         if self.shape_count(color, Shape::Five) == 0 {
@@ -335,6 +353,7 @@ impl Board {
     /// the incrementally kept ones. Returns a description of the first difference.
     pub fn verify_layers(&self) -> Result<(), String> {
         let mut counts = [[0u16; COUNT_SLOTS]; 2];
+        let mut pair_counts = [[0u16; PAIR_COUNT]; 2];
         for p in Pos::all() {
             let keys = self.keys_from_scratch(p);
             if keys != self.keys[p.index()] {
@@ -355,11 +374,15 @@ impl Board {
                 }
                 if self.is_empty(p) {
                     counts[color.index()][shape::entry_shape(entry) as usize] += 1;
+                    pair_counts[color.index()][entry_pair(entry)] += 1;
                 }
             }
         }
         if counts != self.shape_counts {
             return Err("shape counts differ".to_string());
+        }
+        if pair_counts != self.pair_counts {
+            return Err("pair counts differ".to_string());
         }
         if self.saved_frames.len() != self.stones {
             return Err("undo frames do not match the stones".to_string());
@@ -417,13 +440,16 @@ impl Board {
         self.saved_frames.push(SavedFrame {
             first_point: self.saved_points.len() as u32,
             shape_counts: self.shape_counts,
+            pair_counts: self.pair_counts,
         });
         self.save_point(p);
         self.cells[p.index()] = color_code(color);
         self.hash ^= ZOBRIST[color.index()][p.index()];
         self.stones += 1;
         for side in 0..2 {
-            self.shape_counts[side][count_slot(self.combined[p.index()][side])] -= 1;
+            let entry = self.combined[p.index()][side];
+            self.shape_counts[side][count_slot(entry)] -= 1;
+            self.pair_counts[side][entry_pair(entry)] -= 1;
             self.lines[p.index()][side] = 0;
             self.combined[p.index()][side] = 0;
         }
@@ -453,6 +479,7 @@ impl Board {
             self.combined[saved.pos as usize] = saved.combined;
         }
         self.shape_counts = frame.shape_counts;
+        self.pair_counts = frame.pair_counts;
     }
 
     #[inline]
@@ -506,6 +533,7 @@ impl Board {
             let lines = self.lines_from_keys(p, color);
             self.lines[p.index()][color.index()] = lines;
             self.shape_counts[color.index()][Shape::None as usize] += 1;
+            self.pair_counts[color.index()][0] += 1;
             self.combined[p.index()][color.index()] = 0;
             self.set_combined(p, color.index(), self.combine_table[lines as usize]);
         }
@@ -516,6 +544,8 @@ impl Board {
         let old = self.combined[p.index()][side];
         self.shape_counts[side & 1][count_slot(old)] -= 1;
         self.shape_counts[side & 1][count_slot(entry)] += 1;
+        self.pair_counts[side & 1][entry_pair(old)] -= 1;
+        self.pair_counts[side & 1][entry_pair(entry)] += 1;
         self.combined[p.index()][side] = entry;
     }
 }
@@ -565,11 +595,12 @@ struct SavedPoint {
     combined: [CombinedEntry; 2],
 }
 
-/// What one stone placement saved: where its points start, and the shape counts before it.
+/// What one stone placement saved: where its points start, and the counts before it.
 #[derive(Clone, Copy)]
 struct SavedFrame {
     first_point: u32,
     shape_counts: [[u16; COUNT_SLOTS]; 2],
+    pair_counts: [[u16; PAIR_COUNT]; 2],
 }
 
 /// Per-shape counters are indexed by the low four bits of a combined entry (the shape).

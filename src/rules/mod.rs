@@ -11,4 +11,4 @@ pub use board::{Board, Move, PlaceError};
 pub use forbidden::ForbiddenKind;
 pub use line::LineShape;
 pub use pos::{Color, CoordError, Pos, Rule, DIRECTIONS, SIZE};
-pub use shape::Shape;
+pub use shape::{LineShapePair, Shape};

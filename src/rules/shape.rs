@@ -2,8 +2,10 @@
 //!
 //! The combination is a table lookup on the four 4-bit line shapes packed into a `u16`
 //! ([`PackedLines`]). It yields the shapes the engine scores (five, open four, four-three, double
-//! three, ...) and a flag marking the points where a Black renju move *may* be forbidden (overline,
-//! two or more fours, two or more open threes, without a five): the exact judge only looks there.
+//! three, ...), a flag marking the points where a Black renju move *may* be forbidden (overline,
+//! two or more fours, two or more open threes, without a five): the exact judge only looks there,
+//! and the point's [`LineShapePair`] (its two strongest line shapes), which the evaluation weighs
+//! on top of the shape.
 
 use super::line::LineShape;
 use std::sync::OnceLock;
@@ -69,11 +71,50 @@ impl Shape {
 /// The four line shapes of one point and side, 4 bits each, direction `d` at bits `4d..4d+4`.
 pub type PackedLines = u16;
 
-/// One combined-shape entry: the shape in the low 7 bits, [`RENJU_SUSPECT`] in the top bit.
-pub type CombinedEntry = u8;
+/// One combined-shape entry: the shape in the low 7 bits, [`RENJU_SUSPECT`] in bit 7 and the
+/// [`LineShapePair`] index in the high byte.
+pub type CombinedEntry = u16;
 
 /// Set on entries where a Black renju stone could be forbidden and the exact judge must look.
-pub const RENJU_SUSPECT: u8 = 0x80;
+pub const RENJU_SUSPECT: CombinedEntry = 0x80;
+
+/// Number of [`LineShapePair`] indices.
+pub const PAIR_COUNT: usize = 55;
+
+/// The two strongest line shapes of a point and side (`strongest >= second`), a finer class
+/// than the combined [`Shape`]: a four with an open two and a four with nothing else are both
+/// [`Shape::Four`] but differ here.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LineShapePair {
+    pub strongest: LineShape,
+    pub second: LineShape,
+}
+
+impl LineShapePair {
+    /// The pair's index in `0..PAIR_COUNT`.
+    pub fn index(self) -> usize {
+        let (a, b) = (self.strongest as usize, self.second as usize);
+        a * (a + 1) / 2 + b
+    }
+
+    /// Every pair, in index order.
+    pub fn all() -> impl Iterator<Item = LineShapePair> {
+        (0..10u8).flat_map(|a| {
+            (0..=a).map(move |b| LineShapePair {
+                strongest: LineShape::from_u8(a),
+                second: LineShape::from_u8(b),
+            })
+        })
+    }
+
+    /// The combined shape of these two lines alone. A point's weaker two lines can only turn a
+    /// [`Shape::Three`] into a [`Shape::ThreeTwo`]: fours, fives, overlines and open threes, and
+    /// so whether a renju Black stone might be forbidden, are all decided by the pair.
+    pub fn shape(self) -> Shape {
+        let lines = self.strongest as u16 | (self.second as u16) << 4;
+        entry_shape(combine_uncached(lines))
+    }
+}
 
 /// The combination table: index it with [`PackedLines`].
 pub fn table() -> &'static [CombinedEntry] {
@@ -134,13 +175,27 @@ fn combine_uncached(lines: PackedLines) -> CombinedEntry {
     };
     let suspect = count(LineShape::Five) == 0
         && (count(LineShape::Overline) > 0 || fours >= 2 || open_threes >= 2);
-    shape as u8 | if suspect { RENJU_SUSPECT } else { 0 }
+    let mut sorted = shapes.clone();
+    sorted.sort_unstable_by(|a, b| b.cmp(a));
+    let pair = LineShapePair {
+        strongest: sorted[0],
+        second: sorted[1],
+    };
+    shape as CombinedEntry
+        | if suspect { RENJU_SUSPECT } else { 0 }
+        | (pair.index() as CombinedEntry) << 8
 }
 
-/// Splits an entry into its shape and whether it is a renju suspect.
+/// The shape of an entry.
 #[inline]
 pub fn entry_shape(entry: CombinedEntry) -> Shape {
-    Shape::from_u8(entry & !RENJU_SUSPECT)
+    Shape::from_u8((entry & 0x7F) as u8)
+}
+
+/// The [`LineShapePair`] index of an entry.
+#[inline]
+pub fn entry_pair(entry: CombinedEntry) -> usize {
+    (entry >> 8) as usize
 }
 
 #[cfg(test)]
@@ -227,6 +282,25 @@ mod tests {
             assert_eq!(entry_shape(entry), shape, "{lines:?}");
             assert_eq!(entry & RENJU_SUSPECT != 0, suspect, "{lines:?}");
         }
+    }
+
+    #[test]
+    fn entries_carry_the_two_strongest_lines() {
+        use LineShape as L;
+        let entry = combine(pack([L::Two, L::Four, L::None, L::OpenTwo]));
+        let pair = LineShapePair {
+            strongest: L::Four,
+            second: L::OpenTwo,
+        };
+        assert_eq!(entry_pair(entry), pair.index());
+        assert_eq!(entry_shape(entry), Shape::Four);
+        let indices: Vec<usize> = LineShapePair::all().map(LineShapePair::index).collect();
+        assert_eq!(indices, (0..PAIR_COUNT).collect::<Vec<_>>());
+        let double_three = LineShapePair {
+            strongest: L::OpenThree,
+            second: L::OpenThree,
+        };
+        assert_eq!(double_three.shape(), Shape::DoubleThree);
     }
 
     #[test]
