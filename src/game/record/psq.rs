@@ -33,8 +33,12 @@ fn move_fields(line: &str) -> Option<Vec<i64>> {
     fields.iter().map(|f| f.parse().ok()).collect()
 }
 
+/// The rule of a tournament tag line (`<number>,<name>` such as `0,Standard15_1`). Other lines,
+/// player names among them (`pbrain-renju`), are no tag.
 fn rule_tag(line: &str) -> Option<Rule> {
-    let lower = line.to_ascii_lowercase();
+    let (number, name) = line.split_once(',')?;
+    number.trim().parse::<i64>().ok()?;
+    let lower = name.to_ascii_lowercase();
     if lower.contains("renju") {
         Some(Rule::Renju)
     } else if lower.contains("standard") {
@@ -171,6 +175,15 @@ mod tests {
         assert_eq!(record.black.as_deref(), Some("pbrain-a.zip"));
         assert_eq!(record.white.as_deref(), Some("pbrain-b.zip"));
         assert_eq!(record.rule, Rule::Standard);
+    }
+
+    #[test]
+    fn a_player_named_after_a_rule_is_a_name() {
+        let text = "Piskvorky 15x15, 11:11, 0\n8,8,0\npbrain-slowrenju2\nFreestyle master\n";
+        let record = GameRecord::parse(text.as_bytes(), RecordFormat::Psq).unwrap();
+        assert_eq!(record.black.as_deref(), Some("pbrain-slowrenju2"));
+        assert_eq!(record.white.as_deref(), Some("Freestyle master"));
+        assert_eq!(record.rule, Rule::Freestyle);
     }
 
     #[test]
