@@ -149,6 +149,36 @@ impl Weights {
         Ok(weights)
     }
 
+    /// Number of entries of [`Weights::to_vector`] and [`features`].
+    pub const COUNT: usize = 2 * (SHAPE_WEIGHTS + PAIR_COUNT);
+
+    /// Every weight in one vector: own shapes, opponent shapes, own pairs, opponent pairs.
+    pub fn to_vector(&self) -> Vec<f64> {
+        [&self.own[..], &self.opp, &self.own_pair, &self.opp_pair]
+            .concat()
+            .into_iter()
+            .map(f64::from)
+            .collect()
+    }
+
+    /// The weights of a vector in [`Weights::to_vector`]'s order, rounded to integers.
+    pub fn from_vector(vector: &[f64]) -> Weights {
+        let mut weights = Weights::default();
+        let targets: [&mut [i32]; 4] = [
+            &mut weights.own,
+            &mut weights.opp,
+            &mut weights.own_pair,
+            &mut weights.opp_pair,
+        ];
+        let mut values = vector.iter();
+        for target in targets {
+            for (slot, value) in target.iter_mut().zip(values.by_ref()) {
+                *slot = value.round() as i32;
+            }
+        }
+        weights
+    }
+
     pub fn load(path: &Path) -> Result<Weights, WeightsError> {
         Weights::from_text(&std::fs::read_to_string(path)?)
     }
@@ -157,6 +187,41 @@ impl Weights {
         std::fs::write(path, self.to_text())?;
         Ok(())
     }
+}
+
+const SHAPE_WEIGHTS: usize = Shape::ALL.len();
+
+/// The evaluation is linear in the weights: the dot product of this vector with
+/// [`Weights::to_vector`] is [`Evaluator::evaluate`] (before clamping). Entry `i` is how many times
+/// weight `i` counts for the side to move (negative for the opponent's weights), with the renju
+/// forbidden shapes and pairs left out for Black, and the empty points with nothing at all
+/// (shape `None`, pair `None+None`) not counted. Tuning tools fit weights with it.
+pub fn features(board: &Board) -> Vec<f64> {
+    let me = board.side_to_move();
+    let rule = board.rule();
+    let mut vector = Vec::with_capacity(Weights::COUNT);
+    let live = |color: Color, shape: Shape| {
+        shape != Shape::None && !(rule.has_forbidden(color) && forbidden_shape(shape))
+    };
+    for (color, sign) in [(me, 1.0), (me.opponent(), -1.0)] {
+        vector.extend(Shape::ALL.iter().map(|&shape| {
+            if live(color, shape) {
+                sign * f64::from(board.shape_count(color, shape))
+            } else {
+                0.0
+            }
+        }));
+    }
+    for (color, sign) in [(me, 1.0), (me.opponent(), -1.0)] {
+        vector.extend(LineShapePair::all().map(|pair| {
+            if live(color, pair.shape()) {
+                sign * f64::from(board.pair_count(color, pair))
+            } else {
+                0.0
+            }
+        }));
+    }
+    vector
 }
 
 /// The shapes that are forbidden for Black under renju (and so worth nothing to Black).
@@ -247,6 +312,39 @@ mod tests {
         assert!(Weights::from_text("own.Five x").is_err());
         assert!(Weights::from_text("both.Five 1").is_err());
         assert!(Weights::from_text("own.Five 1 2").is_err());
+    }
+
+    #[test]
+    fn features_dotted_with_the_weights_give_the_evaluation() {
+        let mut weights = Weights::default();
+        for (index, value) in weights.own_pair.iter_mut().enumerate() {
+            *value = index as i32 % 7 - 3;
+        }
+        for (index, value) in weights.opp_pair.iter_mut().enumerate() {
+            *value = index as i32 % 5;
+        }
+        assert_eq!(Weights::from_vector(&weights.to_vector()), weights);
+        let vector = weights.to_vector();
+        for rule in [Rule::Renju, Rule::Freestyle] {
+            let evaluator = Evaluator::new(&weights, rule);
+            let mut board = Board::new(rule);
+            // A spiral of stones with threes, fours and (for Black in renju) forbidden points.
+            for notation in [
+                "h8", "h9", "i8", "i9", "g8", "j9", "g7", "g9", "f6", "k9", "j8", "f9", "e5",
+            ] {
+                board.make_move(notation.parse().expect("valid point"));
+                let dot: f64 = features(&board)
+                    .iter()
+                    .zip(&vector)
+                    .map(|(f, w)| f * w)
+                    .sum();
+                assert_eq!(
+                    dot as i32,
+                    evaluator.evaluate(&board),
+                    "{rule:?} {notation}"
+                );
+            }
+        }
     }
 
     #[test]

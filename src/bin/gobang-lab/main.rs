@@ -3,6 +3,7 @@
 
 mod bench;
 mod deadline;
+mod fit;
 mod puzzles;
 mod rules_bench;
 mod selfplay;
@@ -26,6 +27,8 @@ enum Command {
     Bench(bench::Args),
     /// Time many short searches from outside; print how late the engine answers.
     Deadline(deadline::Args),
+    /// Fit the evaluation weights to finished games (Texel method); write a weights file.
+    Fit(fit::FitArgs),
     /// Run the puzzle collections and report what is solved and how fast.
     Puzzles(puzzles::Args),
     /// Measure the rules core: move+undo pairs/s and forbidden-point listing calls/s.
@@ -40,6 +43,7 @@ fn main() -> anyhow::Result<()> {
     match Cli::parse().command {
         Command::Bench(args) => bench::run(&args),
         Command::Deadline(args) => deadline::run(&args),
+        Command::Fit(args) => fit::run(&args),
         Command::Puzzles(args) => puzzles::run(&args),
         Command::RulesBench(args) => rules_bench::run(&args),
         Command::Selfplay(args) => selfplay::run(args),

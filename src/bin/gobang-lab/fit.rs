@@ -1,0 +1,320 @@
+//! `gobang-lab fit`: fits the evaluation weights to finished games (the "Texel" method).
+//!
+//! Every position of every game (after the opening plies, with no five to make for either side)
+//! becomes one example: the evaluation's features (see [`eval::features`]) and whether the side to
+//! move went on to win (1), draw (½) or lose (0). The predicted score is `sigmoid(eval / scale)`:
+//! the scale is first chosen to fit the starting weights best, then the weights are moved by Adam
+//! on the mean cross-entropy, with an L2 pull towards the starting values. Every `holdout`-th game
+//! is kept out of the fit and reported separately, so that over-fitting shows. The result is a
+//! weights file; whether it plays better is for `selfplay` to measure.
+//!
+//! Games between players of unequal strength would teach the weights to recognise the stronger
+//! player's style rather than good positions. So when the records name their players, each player
+//! gets a strength offset of its own, fitted along with the weights (added to the evaluation of
+//! the positions where it is to move, subtracted where its opponent is) and then thrown away.
+
+use anyhow::{bail, Context};
+use clap::Args;
+use gobang::engine::eval::{self, Weights};
+use gobang::game::record::{GameRecord, RecordFormat};
+use gobang::rules::{Board, Move, Rule, Shape};
+use std::path::{Path, PathBuf};
+
+#[derive(Args, Debug)]
+pub struct FitArgs {
+    /// Game records (files, or folders whose record files are all read)
+    #[arg(required = true)]
+    pub records: Vec<PathBuf>,
+    /// Rule the games were played under (psq files do not say)
+    #[arg(long, default_value = "renju")]
+    pub rule: Rule,
+    /// Starting weights file (default: the engine's built-in weights)
+    #[arg(long)]
+    pub start: Option<PathBuf>,
+    /// Where to write the fitted weights
+    #[arg(long, default_value = "fitted-weights.txt")]
+    pub out: PathBuf,
+    /// Positions with fewer stones than this are left out
+    #[arg(long, default_value_t = 6)]
+    pub min_stones: usize,
+    /// Only the pair weights move (the shape weights stay as they start)
+    #[arg(long)]
+    pub pairs_only: bool,
+    /// Adam steps over the whole training set
+    #[arg(long, default_value_t = 2000)]
+    pub steps: usize,
+    /// Adam step size, in weight units
+    #[arg(long, default_value_t = 0.5)]
+    pub rate: f64,
+    /// L2 pull towards the starting weights (per squared weight unit)
+    #[arg(long, default_value_t = 1e-7)]
+    pub l2: f64,
+    /// Every this many games one is kept out of the fit to validate it (0: none)
+    #[arg(long, default_value_t = 10)]
+    pub holdout: usize,
+}
+
+/// One position: its non-zero features (the weights', then the players' offsets at
+/// [`Weights::COUNT`] + player number) and the side to move's final score.
+struct Example {
+    features: Vec<(u16, f64)>,
+    target: f64,
+}
+
+#[derive(Default)]
+struct Dataset {
+    train: Vec<Example>,
+    validation: Vec<Example>,
+    games: usize,
+    skipped: usize,
+    /// Player names, numbered in order of appearance.
+    players: Vec<String>,
+}
+
+impl Dataset {
+    /// The offset feature of player `name`.
+    fn player_feature(&mut self, name: &str) -> u16 {
+        let number = match self.players.iter().position(|p| p == name) {
+            Some(number) => number,
+            None => {
+                self.players.push(name.to_string());
+                self.players.len() - 1
+            }
+        };
+        (Weights::COUNT + number) as u16
+    }
+}
+
+fn record_files(paths: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
+    let mut files = Vec::new();
+    for path in paths {
+        if path.is_dir() {
+            let mut entries: Vec<PathBuf> = std::fs::read_dir(path)
+                .with_context(|| format!("cannot read folder {}", path.display()))?
+                .filter_map(|entry| entry.ok().map(|e| e.path()))
+                .filter(|p| p.is_file() && RecordFormat::from_path(p).is_some())
+                .collect();
+            entries.sort();
+            files.extend(entries);
+        } else {
+            files.push(path.clone());
+        }
+    }
+    Ok(files)
+}
+
+/// The examples of one game, or why it cannot be used.
+fn game_examples(
+    path: &Path,
+    rule: Rule,
+    min_stones: usize,
+    data: &mut Dataset,
+) -> anyhow::Result<Vec<Example>> {
+    let mut record = GameRecord::load(path)?;
+    record.rule = rule;
+    let offsets = match (&record.black, &record.white) {
+        (Some(black), Some(white)) => {
+            Some([data.player_feature(black), data.player_feature(white)])
+        }
+        _ => None,
+    };
+    let game = record.to_game()?;
+    let Some(result) = game.result() else {
+        bail!("the game is not finished");
+    };
+    let mut board = Board::new(rule);
+    let mut examples = Vec::new();
+    for &mv in game.moves() {
+        let me = board.side_to_move();
+        let quiet = board.shape_count(me, Shape::Five) == 0
+            && board.shape_count(me.opponent(), Shape::Five) == 0;
+        if quiet && board.stone_count() >= min_stones {
+            let target = match result.winner {
+                Some(winner) if winner == me => 1.0,
+                Some(_) => 0.0,
+                None => 0.5,
+            };
+            let mut features: Vec<(u16, f64)> = eval::features(&board)
+                .into_iter()
+                .enumerate()
+                .filter(|(_, value)| *value != 0.0)
+                .map(|(index, value)| (index as u16, value))
+                .collect();
+            if let Some(offsets) = offsets {
+                features.push((offsets[me.index()], 1.0));
+                features.push((offsets[me.opponent().index()], -1.0));
+            }
+            examples.push(Example { features, target });
+        }
+        match mv {
+            Move::Place(p) if board.is_empty(p) => board.make_move(p),
+            Move::Place(_) => bail!("a move on an occupied point"),
+            Move::Pass => board.pass(),
+        }
+    }
+    Ok(examples)
+}
+
+fn load(args: &FitArgs) -> anyhow::Result<Dataset> {
+    let mut data = Dataset::default();
+    for path in record_files(&args.records)? {
+        match game_examples(&path, args.rule, args.min_stones, &mut data) {
+            Ok(examples) => {
+                data.games += 1;
+                if args.holdout > 0 && data.games % args.holdout == 0 {
+                    data.validation.extend(examples);
+                } else {
+                    data.train.extend(examples);
+                }
+            }
+            Err(error) => {
+                data.skipped += 1;
+                eprintln!("skipped {}: {error:#}", path.display());
+            }
+        }
+    }
+    Ok(data)
+}
+
+fn sigmoid(x: f64) -> f64 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+fn evaluation(example: &Example, weights: &[f64]) -> f64 {
+    example
+        .features
+        .iter()
+        .map(|&(index, value)| value * weights[index as usize])
+        .sum()
+}
+
+/// Mean cross-entropy of `sigmoid(eval / scale)` against the targets.
+fn loss(examples: &[Example], weights: &[f64], scale: f64) -> f64 {
+    let total: f64 = examples
+        .iter()
+        .map(|example| {
+            let p = sigmoid(evaluation(example, weights) / scale).clamp(1e-12, 1.0 - 1e-12);
+            -(example.target * p.ln() + (1.0 - example.target) * (1.0 - p).ln())
+        })
+        .sum();
+    total / examples.len().max(1) as f64
+}
+
+/// The scale that fits `weights` best (golden-section search on its logarithm).
+fn best_scale(examples: &[Example], weights: &[f64]) -> f64 {
+    let ratio = (5f64.sqrt() - 1.0) / 2.0;
+    let (mut low, mut high) = (10f64.ln(), 10_000f64.ln());
+    for _ in 0..40 {
+        let a = high - ratio * (high - low);
+        let b = low + ratio * (high - low);
+        if loss(examples, weights, a.exp()) < loss(examples, weights, b.exp()) {
+            high = b;
+        } else {
+            low = a;
+        }
+    }
+    ((low + high) / 2.0).exp()
+}
+
+/// Adam on the training loss plus the L2 pull; `movable[i]` says whether weight `i` may change.
+/// Progress lines start with `label`.
+fn adam(
+    label: &str,
+    data: &[Example],
+    start: &[f64],
+    movable: &[bool],
+    scale: f64,
+    args: &FitArgs,
+) -> Vec<f64> {
+    let (beta1, beta2, epsilon) = (0.9, 0.999, 1e-8);
+    let mut weights = start.to_vec();
+    let mut first = vec![0.0; weights.len()];
+    let mut second = vec![0.0; weights.len()];
+    let n = data.len().max(1) as f64;
+    for step in 1..=args.steps {
+        let mut gradient = vec![0.0; weights.len()];
+        for example in data {
+            let error = sigmoid(evaluation(example, &weights) / scale) - example.target;
+            for &(index, value) in &example.features {
+                gradient[index as usize] += error * value / scale;
+            }
+        }
+        for i in 0..weights.len() {
+            if !movable[i] {
+                continue;
+            }
+            let g = gradient[i] / n + 2.0 * args.l2 * (weights[i] - start[i]);
+            first[i] = beta1 * first[i] + (1.0 - beta1) * g;
+            second[i] = beta2 * second[i] + (1.0 - beta2) * g * g;
+            let corrected_first = first[i] / (1.0 - beta1.powi(step as i32));
+            let corrected_second = second[i] / (1.0 - beta2.powi(step as i32));
+            weights[i] -= args.rate * corrected_first / (corrected_second.sqrt() + epsilon);
+        }
+        if step % 500 == 0 || step == args.steps {
+            println!(
+                "{label}: step {step:>5}, training loss {:.5}",
+                loss(data, &weights, scale)
+            );
+        }
+    }
+    weights
+}
+
+pub fn run(args: &FitArgs) -> anyhow::Result<()> {
+    let start = match &args.start {
+        Some(path) => Weights::load(path).with_context(|| format!("reading {}", path.display()))?,
+        None => Weights::default(),
+    };
+    let data = load(args)?;
+    if data.train.is_empty() {
+        bail!("no usable positions in the records given");
+    }
+    println!(
+        "{} games ({} skipped): {} training positions, {} validation positions",
+        data.games,
+        data.skipped,
+        data.train.len(),
+        data.validation.len()
+    );
+    let mut start_vector = start.to_vector();
+    start_vector.resize(Weights::COUNT + data.players.len(), 0.0);
+    let scale = best_scale(&data.train, &start_vector);
+    println!("scale {scale:.1} (eval units per logistic unit)");
+    // The baseline: the starting weights with only the players' offsets fitted.
+    let offsets_only: Vec<bool> = (0..start_vector.len())
+        .map(|i| i >= Weights::COUNT)
+        .collect();
+    let baseline = adam(
+        "offsets only",
+        &data.train,
+        &start_vector,
+        &offsets_only,
+        scale,
+        args,
+    );
+    let shape_weights = 2 * Shape::ALL.len();
+    let movable: Vec<bool> = (0..start_vector.len())
+        .map(|i| !args.pairs_only || i >= shape_weights)
+        .collect();
+    let fitted = adam("weights", &data.train, &start_vector, &movable, scale, args);
+    for (name, offset) in data.players.iter().zip(&fitted[Weights::COUNT..]) {
+        println!("player offset {offset:>7.1}  {name}");
+    }
+    let fitted_weights = Weights::from_vector(&fitted[..Weights::COUNT]);
+    let mut rounded = fitted_weights.to_vector();
+    rounded.extend_from_slice(&fitted[Weights::COUNT..]);
+    for (name, examples) in [("training", &data.train), ("validation", &data.validation)] {
+        if !examples.is_empty() {
+            println!(
+                "{name:>10} loss: start {:.5}, fitted {:.5}",
+                loss(examples, &baseline, scale),
+                loss(examples, &rounded, scale)
+            );
+        }
+    }
+    fitted_weights
+        .save(&args.out)
+        .with_context(|| format!("writing {}", args.out.display()))?;
+    println!("fitted weights written to {}", args.out.display());
+    Ok(())
+}

@@ -1,0 +1,77 @@
+//! Drives `gobang-lab fit`: games are played with `gobang-lab selfplay` into a folder (with one
+//! unreadable record beside them), then fitted; the fit must lower the training loss, skip the bad
+//! file with a message, and write a weights file the engine can load.
+
+use gobang::engine::Weights;
+use std::path::Path;
+use std::process::Command;
+
+fn lab(args: &[&str]) -> (String, String) {
+    let output = Command::new(env!("CARGO_BIN_EXE_gobang-lab"))
+        .args(args)
+        .output()
+        .expect("run gobang-lab");
+    let stdout = String::from_utf8_lossy(&output.stdout).to_string();
+    let stderr = String::from_utf8_lossy(&output.stderr).to_string();
+    assert!(output.status.success(), "{args:?} failed: {stdout}{stderr}");
+    (stdout, stderr)
+}
+
+/// The two numbers of a `<name> loss: start X, fitted Y` line.
+fn losses(out: &str, name: &str) -> (f64, f64) {
+    let line = out
+        .lines()
+        .find(|l| l.trim_start().starts_with(&format!("{name} loss")))
+        .unwrap_or_else(|| panic!("no {name} loss line in {out}"));
+    let numbers: Vec<f64> = line
+        .split(|c: char| c == ',' || c.is_whitespace())
+        .filter_map(|word| word.parse().ok())
+        .collect();
+    assert_eq!(numbers.len(), 2, "{line}");
+    (numbers[0], numbers[1])
+}
+
+#[test]
+fn fitting_played_games_lowers_the_loss_and_writes_weights() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("fit-games");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    let records = dir.join("records");
+    lab(&[
+        "selfplay",
+        "engine:depth=1",
+        "engine:depth=2",
+        "--games",
+        "12",
+        "--threads",
+        "2",
+        "--move-time-ms",
+        "2000",
+        "--records",
+        records.to_str().expect("utf-8 path"),
+    ]);
+    std::fs::write(
+        records.join("broken.psq"),
+        "Piskvorky 15x15, 11:11, 0\n8,8\n99,1\n",
+    )
+    .expect("write a broken record");
+    let weights = dir.join("fitted.txt");
+    let (out, err) = lab(&[
+        "fit",
+        records.to_str().expect("utf-8 path"),
+        "--steps",
+        "300",
+        "--holdout",
+        "4",
+        "--out",
+        weights.to_str().expect("utf-8 path"),
+    ]);
+    assert!(out.contains("12 games (1 skipped)"), "{out}");
+    assert!(err.contains("broken.psq"), "{err}");
+    assert!(out.contains("player offset"), "{out}");
+    let (start, fitted) = losses(&out, "training");
+    assert!(fitted < start, "training loss did not drop: {out}");
+    losses(&out, "validation");
+    let fitted_weights = Weights::load(&weights).expect("the engine reads the fitted weights");
+    assert_ne!(fitted_weights, Weights::default());
+}
