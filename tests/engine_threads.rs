@@ -71,7 +71,7 @@ fn two_threads_find_forced_wins() {
         engine.clear();
         let limits = Limits {
             max_depth: Some(MAX_DEPTH),
-            max_nodes: Some(3_000_000),
+            max_nodes: Some(6_000_000),
             ..Limits::turn_time(Duration::from_secs(600))
         };
         let result = engine.search(&puzzle.board().unwrap(), &limits, &stop, &mut |_| {});

@@ -40,6 +40,9 @@ pub struct FitArgs {
     /// Only the pair weights move (the shape weights stay as they start)
     #[arg(long)]
     pub pairs_only: bool,
+    /// Keep every point's value (shape + pair weight) at zero or more
+    #[arg(long)]
+    pub non_negative: bool,
     /// Adam steps over the whole training set
     #[arg(long, default_value_t = 2000)]
     pub steps: usize,
@@ -216,7 +219,8 @@ fn best_scale(examples: &[Example], weights: &[f64]) -> f64 {
     ((low + high) / 2.0).exp()
 }
 
-/// Adam on the training loss plus the L2 pull; `movable[i]` says whether weight `i` may change.
+/// Adam on the training loss plus the L2 pull on the weights (the players' offsets move freely);
+/// `movable[i]` says whether weight `i` may change.
 /// Progress lines start with `label`.
 fn adam(
     label: &str,
@@ -243,12 +247,16 @@ fn adam(
             if !movable[i] {
                 continue;
             }
-            let g = gradient[i] / n + 2.0 * args.l2 * (weights[i] - start[i]);
+            let pull = if i < Weights::COUNT { args.l2 } else { 0.0 };
+            let g = gradient[i] / n + 2.0 * pull * (weights[i] - start[i]);
             first[i] = beta1 * first[i] + (1.0 - beta1) * g;
             second[i] = beta2 * second[i] + (1.0 - beta2) * g * g;
             let corrected_first = first[i] / (1.0 - beta1.powi(step as i32));
             let corrected_second = second[i] / (1.0 - beta2.powi(step as i32));
             weights[i] -= args.rate * corrected_first / (corrected_second.sqrt() + epsilon);
+        }
+        if args.non_negative && movable[..Weights::COUNT].iter().any(|&m| m) {
+            eval::raise_negative_point_values(&mut weights);
         }
         if step % 500 == 0 || step == args.steps {
             println!(
@@ -277,6 +285,9 @@ pub fn run(args: &FitArgs) -> anyhow::Result<()> {
         data.validation.len()
     );
     let mut start_vector = start.to_vector();
+    if args.non_negative {
+        eval::raise_negative_point_values(&mut start_vector);
+    }
     start_vector.resize(Weights::COUNT + data.players.len(), 0.0);
     let scale = best_scale(&data.train, &start_vector);
     println!("scale {scale:.1} (eval units per logistic unit)");
