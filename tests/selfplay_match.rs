@@ -180,7 +180,7 @@ fn tune_writes_weights_that_selfplay_can_load() {
         text.starts_with("# gobang-lab tune: SPSA over own.OpenThree, opp.Four"),
         "{text}"
     );
-    assert_ne!(tuned.own, [0; 14]);
+    assert_ne!(tuned.to_move[0].own, [0; 14]);
 
     let out = selfplay(&[
         &format!("engine:nodes=300,weights={}", weights.display()),

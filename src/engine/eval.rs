@@ -5,63 +5,75 @@
 //! point's two strongest line shapes, a finer class: a four with an open two beside it is worth
 //! more than a bare four), and updates those counts on every move and undo. A weighted sum over
 //! them is therefore incremental for free: evaluating costs 138 multiplications whatever the
-//! position. A point's value is its shape's weight plus its pair's weight. Weights differ for the side to move (its threats are tempo) and for the
-//! opponent (its threats must be answered). Under renju, Black's double-three, double-four and
-//! overline points are forbidden, so they carry no weight for Black.
+//! position. A point's value is its shape's weight plus its pair's weight. Weights differ for the
+//! side to move (its threats are tempo) and for the opponent (its threats must be answered), and
+//! by the colour to move (under renju, Black and White play different games). Black's
+//! double-three, double-four and overline points are forbidden under renju, so they carry no
+//! weight for Black.
 //!
-//! [`Weights`] can be read from and written to a small text file (`own.OpenThree 40` lines for
-//! shapes, `opp.Four+OpenTwo 12` for pairs), so that tuning tools can measure weights rather than
-//! guess them.
+//! [`Weights`] can be read from and written to a small text file (`black.own.OpenThree 40` lines
+//! for shapes, `white.opp.Four+OpenTwo 12` for pairs), so that tuning tools can measure weights
+//! rather than guess them; the defaults are such a file, `data/weights/default.txt`, fitted to
+//! games by `gobang-lab fit`.
 
 use crate::rules::shape::PAIR_COUNT;
 use crate::rules::{Board, Color, LineShapePair, Rule, Shape};
 use std::fmt::Write as _;
 use std::path::Path;
 
-/// Evaluation weights, per combined shape, for the side to move and for its opponent.
+/// What each shape and pair is worth when one colour is to move.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Weights {
+pub struct SideWeights {
     /// Value of one empty point where the side to move would make the shape.
-    pub own: [i32; Shape::ALL.len()],
+    pub own: [i32; SHAPE_WEIGHTS],
     /// Value (subtracted) of one empty point where the opponent would make the shape.
-    pub opp: [i32; Shape::ALL.len()],
+    pub opp: [i32; SHAPE_WEIGHTS],
     /// Added to `own` per [`LineShapePair`] (by index).
     pub own_pair: [i32; PAIR_COUNT],
     /// Added to `opp` per [`LineShapePair`] (by index).
     pub opp_pair: [i32; PAIR_COUNT],
 }
 
-impl Default for Weights {
-    /// Values fitted by `gobang-lab fit` (Texel method, L2 1e-7, 1,000 steps) to 1,546 renju
-    /// games between builds of this engine and SlowRenju 5.1.3 at 500 ms a move, starting from
-    /// hand-tuned shape weights; kept because they play better (see the README's strength
-    /// section). A point's value is its shape's weight plus its pair's weight, so single entries
-    /// can look odd (an open-three point is worth `OpenThree` + `OpenThree+None`).
-    fn default() -> Weights {
-        Weights {
-            //   None Two OTwo DTwo Three T2 OThree DThree Four 43 OFour DFour Over Five
-            own: [0, -1, -9, 4, 31, 22, 36, 73, 104, 344, 639, 601, 0, 3000],
-            opp: [0, -1, -9, -3, 30, 1, 2, 29, 100, 159, 246, 161, 0, 1200],
-            // Pairs in index order: None+None, Two+None, Two+Two, OpenTwo+None, OpenTwo+Two,
-            // OpenTwo+OpenTwo, Three+None, ... (see `LineShapePair::all`), up to
-            // OpenFour+OpenThree; the stronger pairs came out of the fit at zero.
-            own_pair: pairs([
-                0, -2, -2, -13, -6, -12, -10, 17, -5, 24, -35, -34, 6, 58, -7, 5, -31, 132, -20,
-                44, 1, 11, 9, 9, 6, 4,
-            ]),
-            opp_pair: pairs([
-                0, -1, -4, -13, -6, -16, -7, 10, -10, 17, -31, -33, -2, 40, -26, 11, -14, 103, -3,
-                49, 0, 27, 16, 26, 13, 4,
-            ]),
+impl SideWeights {
+    fn zero() -> SideWeights {
+        SideWeights {
+            own: [0; SHAPE_WEIGHTS],
+            opp: [0; SHAPE_WEIGHTS],
+            own_pair: [0; PAIR_COUNT],
+            opp_pair: [0; PAIR_COUNT],
+        }
+    }
+
+    /// The shape and pair tables of `own` or `opp`.
+    fn side_mut(&mut self, own: bool) -> (&mut [i32], &mut [i32]) {
+        if own {
+            (&mut self.own, &mut self.own_pair)
+        } else {
+            (&mut self.opp, &mut self.opp_pair)
         }
     }
 }
 
-/// A full pair table from its first entries (the rest zero).
-fn pairs<const N: usize>(first: [i32; N]) -> [i32; PAIR_COUNT] {
-    let mut table = [0; PAIR_COUNT];
-    table[..N].copy_from_slice(&first);
-    table
+/// Evaluation weights for each colour to move ([`Color::index`] order: Black, then White). Under
+/// renju the two colours play different games (Black's forbidden points), so their weights
+/// differ too.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Weights {
+    pub to_move: [SideWeights; 2],
+}
+
+/// The default weights, as a weights file (written by `gobang-lab fit`; see its header).
+const DEFAULT_WEIGHTS: &str = include_str!("../../data/weights/default.txt");
+
+impl Default for Weights {
+    /// The fitted weights of `data/weights/default.txt`.
+    fn default() -> Weights {
+        let zero = Weights {
+            to_move: [SideWeights::zero(), SideWeights::zero()],
+        };
+        zero.with_text(DEFAULT_WEIGHTS)
+            .expect("data/weights/default.txt is a valid weights file (unit-tested)")
+    }
 }
 
 /// A weights file that could not be read.
@@ -102,36 +114,43 @@ impl WeightName {
     }
 }
 
+const COLOUR_NAMES: [&str; 2] = ["black", "white"];
+
 impl Weights {
-    /// The text form: one `<side>.<Shape> <value>` line per shape weight and one
-    /// `<side>.<Line>+<Line> <value>` line per pair weight, side `own` or `opp`. `#` starts a
-    /// comment.
+    /// The text form: one `<colour>.<side>.<Shape> <value>` line per shape weight and one
+    /// `<colour>.<side>.<Line>+<Line> <value>` line per pair weight; colour `black` or `white`
+    /// (the colour to move), side `own` or `opp`. `#` starts a comment.
     pub fn to_text(&self) -> String {
         let mut text = String::from(
-            "# gobang evaluation weights: <side>.<shape> <value>, <side>.<line>+<line> <value>\n",
+            "# gobang evaluation weights: <colour>.<side>.<shape> <value>, \
+             <colour>.<side>.<line>+<line> <value>\n",
         );
-        for (side, values, pairs) in [
-            ("own", &self.own, &self.own_pair),
-            ("opp", &self.opp, &self.opp_pair),
-        ] {
-            for shape in Shape::ALL {
-                let _ = writeln!(
-                    text,
-                    "{side}.{} {}",
-                    shape_name(shape),
-                    values[shape as usize]
-                );
-            }
-            for pair in LineShapePair::all() {
-                let _ = writeln!(text, "{side}.{} {}", pair_name(pair), pairs[pair.index()]);
+        for (colour, weights) in COLOUR_NAMES.iter().zip(&self.to_move) {
+            for (side, values, pairs) in [
+                ("own", &weights.own, &weights.own_pair),
+                ("opp", &weights.opp, &weights.opp_pair),
+            ] {
+                for shape in Shape::ALL {
+                    let name = shape_name(shape);
+                    let _ = writeln!(text, "{colour}.{side}.{name} {}", values[shape as usize]);
+                }
+                for pair in LineShapePair::all() {
+                    let name = pair_name(pair);
+                    let _ = writeln!(text, "{colour}.{side}.{name} {}", pairs[pair.index()]);
+                }
             }
         }
         text
     }
 
-    /// Reads the text form. Weights not mentioned keep their default values.
+    /// Reads the text form. Weights not mentioned keep their default values; a name without a
+    /// colour (`own.OpenThree 40`, as older files have) sets both colours.
     pub fn from_text(text: &str) -> Result<Weights, WeightsError> {
-        let mut weights = Weights::default();
+        Weights::default().with_text(text)
+    }
+
+    /// These weights with the ones `text` names replaced.
+    fn with_text(mut self, text: &str) -> Result<Weights, WeightsError> {
         for (number, raw) in text.lines().enumerate() {
             let line = raw.split('#').next().unwrap_or("").trim();
             if line.is_empty() {
@@ -149,34 +168,50 @@ impl Weights {
                 .parse()
                 .map_err(|_| syntax(format!("'{name}' needs an integer value")))?;
             if words.next().is_some() {
-                return Err(syntax("expected '<side>.<shape> <value>'".to_string()));
+                return Err(syntax(
+                    "expected '<colour>.<side>.<shape> <value>'".to_string(),
+                ));
             }
-            let (side, shape) = name
-                .split_once('.')
-                .ok_or_else(|| syntax(format!("'{name}' is not '<side>.<shape>'")))?;
+            let parts: Vec<&str> = name.split('.').collect();
+            let (colours, side, shape) = match parts[..] {
+                [side, shape] => (&[0, 1][..], side, shape),
+                [colour, side, shape] => match COLOUR_NAMES.iter().position(|&c| c == colour) {
+                    Some(index) => (&[0, 1][index..=index], side, shape),
+                    None => {
+                        return Err(syntax(format!(
+                            "unknown colour '{colour}' (black or white)"
+                        )))
+                    }
+                },
+                _ => return Err(syntax(format!("'{name}' is not '<colour>.<side>.<shape>'"))),
+            };
             let weight = WeightName::parse(shape)
                 .ok_or_else(|| syntax(format!("unknown shape or pair '{shape}'")))?;
-            let (shapes, pairs) = match side {
-                "own" => (&mut weights.own, &mut weights.own_pair),
-                "opp" => (&mut weights.opp, &mut weights.opp_pair),
+            let own = match side {
+                "own" => true,
+                "opp" => false,
                 other => return Err(syntax(format!("unknown side '{other}' (own or opp)"))),
             };
-            match weight {
-                WeightName::Shape(index) => shapes[index] = value,
-                WeightName::Pair(index) => pairs[index] = value,
+            for &colour in colours {
+                let (shapes, pairs) = self.to_move[colour].side_mut(own);
+                match weight {
+                    WeightName::Shape(index) => shapes[index] = value,
+                    WeightName::Pair(index) => pairs[index] = value,
+                }
             }
         }
-        Ok(weights)
+        Ok(self)
     }
 
     /// Number of entries of [`Weights::to_vector`] and [`features`].
-    pub const COUNT: usize = 2 * (SHAPE_WEIGHTS + PAIR_COUNT);
+    pub const COUNT: usize = 2 * SIDE_COUNT;
 
-    /// Every weight in one vector: own shapes, opponent shapes, own pairs, opponent pairs.
+    /// Every weight in one vector: for Black to move then White to move, own shapes, opponent
+    /// shapes, own pairs, opponent pairs.
     pub fn to_vector(&self) -> Vec<f64> {
-        [&self.own[..], &self.opp, &self.own_pair, &self.opp_pair]
-            .concat()
-            .into_iter()
+        self.to_move
+            .iter()
+            .flat_map(|w| [&w.own[..], &w.opp, &w.own_pair, &w.opp_pair].concat())
             .map(f64::from)
             .collect()
     }
@@ -184,16 +219,18 @@ impl Weights {
     /// The weights of a vector in [`Weights::to_vector`]'s order, rounded to integers.
     pub fn from_vector(vector: &[f64]) -> Weights {
         let mut weights = Weights::default();
-        let targets: [&mut [i32]; 4] = [
-            &mut weights.own,
-            &mut weights.opp,
-            &mut weights.own_pair,
-            &mut weights.opp_pair,
-        ];
         let mut values = vector.iter();
-        for target in targets {
-            for (slot, value) in target.iter_mut().zip(values.by_ref()) {
-                *slot = value.round() as i32;
+        for side in weights.to_move.iter_mut() {
+            let targets: [&mut [i32]; 4] = [
+                &mut side.own,
+                &mut side.opp,
+                &mut side.own_pair,
+                &mut side.opp_pair,
+            ];
+            for target in targets {
+                for (slot, value) in target.iter_mut().zip(values.by_ref()) {
+                    *slot = value.round() as i32;
+                }
             }
         }
         weights
@@ -210,16 +247,19 @@ impl Weights {
 }
 
 const SHAPE_WEIGHTS: usize = Shape::ALL.len();
+/// Number of weights of one colour to move ([`SideWeights`]).
+const SIDE_COUNT: usize = 2 * (SHAPE_WEIGHTS + PAIR_COUNT);
 
 /// The evaluation is linear in the weights: the dot product of this vector with
 /// [`Weights::to_vector`] is [`Evaluator::evaluate`] (before clamping). Entry `i` is how many times
-/// weight `i` counts for the side to move (negative for the opponent's weights), with the renju
-/// forbidden shapes and pairs left out for Black, and the empty points with nothing at all
-/// (shape `None`, pair `None+None`) not counted. Tuning tools fit weights with it.
+/// weight `i` counts for the side to move (negative for the opponent's weights; zero for the
+/// weights of the colour not to move), with the renju forbidden shapes and pairs left out for
+/// Black, and the empty points with nothing at all (shape `None`, pair `None+None`) not counted.
+/// Tuning tools fit weights with it.
 pub fn features(board: &Board) -> Vec<f64> {
     let me = board.side_to_move();
     let rule = board.rule();
-    let mut vector = Vec::with_capacity(Weights::COUNT);
+    let mut vector = vec![0.0; me.index() * SIDE_COUNT];
     let live = |color: Color, shape: Shape| {
         shape != Shape::None && !(rule.has_forbidden(color) && forbidden_shape(shape))
     };
@@ -241,15 +281,16 @@ pub fn features(board: &Board) -> Vec<f64> {
             }
         }));
     }
+    vector.resize(Weights::COUNT, 0.0);
     vector
 }
 
 /// Raises pair weights in a [`Weights::to_vector`] vector so that no point is worth less than
-/// nothing to its side: for each side and pair, shape weight + pair weight >= 0.
+/// nothing to its side: for each colour to move, side and pair, shape weight + pair weight >= 0.
 pub fn raise_negative_point_values(vector: &mut [f64]) {
-    for side in 0..2 {
-        let shapes = side * SHAPE_WEIGHTS;
-        let pairs = 2 * SHAPE_WEIGHTS + side * PAIR_COUNT;
+    for (colour, side) in [(0, 0), (0, 1), (1, 0), (1, 1)] {
+        let shapes = colour * SIDE_COUNT + side * SHAPE_WEIGHTS;
+        let pairs = colour * SIDE_COUNT + 2 * SHAPE_WEIGHTS + side * PAIR_COUNT;
         for pair in LineShapePair::all().skip(1) {
             let shape_weight = vector[shapes + pair.shape() as usize];
             let pair_weight = &mut vector[pairs + pair.index()];
@@ -281,11 +322,12 @@ impl Evaluator {
         let mut table = [[[0; Shape::ALL.len()]; 2]; 2];
         let mut pair_table = [[[0; PAIR_COUNT]; 2]; 2];
         for me in [Color::Black, Color::White] {
+            let mine = &weights.to_move[me.index()];
             for color in [Color::Black, Color::White] {
                 let (shapes, pairs, sign) = if color == me {
-                    (&weights.own, &weights.own_pair, 1)
+                    (&mine.own, &mine.own_pair, 1)
                 } else {
-                    (&weights.opp, &weights.opp_pair, -1)
+                    (&mine.opp, &mine.opp_pair, -1)
                 };
                 let live = |shape: Shape| !(rule.has_forbidden(color) && forbidden_shape(shape));
                 for shape in Shape::ALL {
@@ -331,12 +373,41 @@ mod tests {
     #[test]
     fn text_round_trip() {
         let mut weights = Weights::default();
-        weights.own[Shape::OpenThree as usize] = 123;
-        weights.opp[Shape::Four as usize] = -7;
-        weights.own_pair[5] = 11;
-        weights.opp_pair[PAIR_COUNT - 1] = -3;
-        assert!(weights.to_text().contains("own.OpenTwo+OpenTwo 11"));
+        weights.to_move[0].own[Shape::OpenThree as usize] = 123;
+        weights.to_move[1].opp[Shape::Four as usize] = -7;
+        weights.to_move[1].own_pair[5] = 11;
+        weights.to_move[0].opp_pair[PAIR_COUNT - 1] = -3;
+        assert!(weights.to_text().contains("white.own.OpenTwo+OpenTwo 11"));
         assert_eq!(Weights::from_text(&weights.to_text()).unwrap(), weights);
+    }
+
+    #[test]
+    fn the_default_weights_file_is_complete() {
+        let zero = Weights {
+            to_move: [SideWeights::zero(), SideWeights::zero()],
+        };
+        let names = DEFAULT_WEIGHTS
+            .lines()
+            .filter(|l| !l.trim_start().starts_with('#') && !l.trim().is_empty())
+            .count();
+        assert_eq!(names, Weights::COUNT);
+        assert_eq!(zero.with_text(DEFAULT_WEIGHTS).unwrap(), Weights::default());
+    }
+
+    #[test]
+    fn a_name_without_colour_sets_both_colours() {
+        let weights = Weights::from_text("own.OpenThree 55\nwhite.opp.Four+OpenTwo 9\n").unwrap();
+        assert_eq!(weights.to_move[0].own[Shape::OpenThree as usize], 55);
+        assert_eq!(weights.to_move[1].own[Shape::OpenThree as usize], 55);
+        let pair = LineShapePair {
+            strongest: crate::rules::LineShape::Four,
+            second: crate::rules::LineShape::OpenTwo,
+        };
+        assert_eq!(weights.to_move[1].opp_pair[pair.index()], 9);
+        assert_eq!(
+            weights.to_move[0].opp_pair[pair.index()],
+            Weights::default().to_move[0].opp_pair[pair.index()]
+        );
     }
 
     #[test]
@@ -345,17 +416,21 @@ mod tests {
         assert!(error.to_string().starts_with("line 2"), "{error}");
         assert!(Weights::from_text("own.Five x").is_err());
         assert!(Weights::from_text("both.Five 1").is_err());
+        assert!(Weights::from_text("red.own.Five 1").is_err());
+        assert!(Weights::from_text("black.own.Five.x 1").is_err());
         assert!(Weights::from_text("own.Five 1 2").is_err());
     }
 
     #[test]
     fn features_dotted_with_the_weights_give_the_evaluation() {
         let mut weights = Weights::default();
-        for (index, value) in weights.own_pair.iter_mut().enumerate() {
-            *value = index as i32 % 7 - 3;
-        }
-        for (index, value) in weights.opp_pair.iter_mut().enumerate() {
-            *value = index as i32 % 5;
+        for (colour, side) in weights.to_move.iter_mut().enumerate() {
+            for (index, value) in side.own_pair.iter_mut().enumerate() {
+                *value = (index + colour) as i32 % 7 - 3;
+            }
+            for (index, value) in side.opp_pair.iter_mut().enumerate() {
+                *value = (index + 2 * colour) as i32 % 5;
+            }
         }
         assert_eq!(Weights::from_vector(&weights.to_vector()), weights);
         let vector = weights.to_vector();

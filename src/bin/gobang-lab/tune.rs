@@ -90,18 +90,23 @@ impl Param {
         Ok(Param { own, shape })
     }
 
+    /// The weight when Black is to move (SPSA tunes both colours' together).
     fn get(self, weights: &Weights) -> i32 {
-        let table = if self.own { &weights.own } else { &weights.opp };
+        let black = &weights.to_move[0];
+        let table = if self.own { &black.own } else { &black.opp };
         table[self.shape as usize]
     }
 
+    /// Sets the weight for both colours to move.
     fn set(self, weights: &mut Weights, value: i32) {
-        let table = if self.own {
-            &mut weights.own
-        } else {
-            &mut weights.opp
-        };
-        table[self.shape as usize] = value;
+        for side in weights.to_move.iter_mut() {
+            let table = if self.own {
+                &mut side.own
+            } else {
+                &mut side.opp
+            };
+            table[self.shape as usize] = value;
+        }
     }
 
     fn name(self) -> String {
@@ -302,7 +307,8 @@ mod tests {
         assert_eq!(param.name(), "opp.OpenThree");
         let mut weights = Weights::default();
         param.set(&mut weights, 77);
-        assert_eq!(weights.opp[Shape::OpenThree as usize], 77);
+        assert_eq!(weights.to_move[0].opp[Shape::OpenThree as usize], 77);
+        assert_eq!(weights.to_move[1].opp[Shape::OpenThree as usize], 77);
         assert_eq!(param.get(&weights), 77);
         assert!(Param::parse("mine.OpenThree").is_err());
         assert!(Param::parse("own.Seven").is_err());
