@@ -216,6 +216,11 @@ impl Weights {
             .collect()
     }
 
+    /// Whether entry `index` of [`Weights::to_vector`] is a pair weight (not a shape weight).
+    pub fn is_pair_index(index: usize) -> bool {
+        index < Weights::COUNT && index % SIDE_COUNT >= 2 * SHAPE_WEIGHTS
+    }
+
     /// The weights of a vector in [`Weights::to_vector`]'s order, rounded to integers.
     pub fn from_vector(vector: &[f64]) -> Weights {
         let mut weights = Weights::default();
@@ -433,6 +438,11 @@ mod tests {
             }
         }
         assert_eq!(Weights::from_vector(&weights.to_vector()), weights);
+        let pair_entries = (0..Weights::COUNT)
+            .filter(|&i| Weights::is_pair_index(i))
+            .count();
+        assert_eq!(pair_entries, 4 * PAIR_COUNT);
+        assert!(!Weights::is_pair_index(SIDE_COUNT + Shape::Four as usize));
         let vector = weights.to_vector();
         for rule in [Rule::Renju, Rule::Freestyle] {
             let evaluator = Evaluator::new(&weights, rule);

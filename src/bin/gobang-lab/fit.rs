@@ -16,7 +16,7 @@
 use anyhow::{bail, Context};
 use clap::Args;
 use gobang::engine::eval::{self, Weights};
-use gobang::game::record::{GameRecord, RecordFormat};
+use gobang::game::record::{write_atomically, GameRecord, RecordFormat};
 use gobang::rules::{Board, Move, Rule, Shape};
 use std::path::{Path, PathBuf};
 
@@ -44,7 +44,7 @@ pub struct FitArgs {
     #[arg(long)]
     pub non_negative: bool,
     /// Adam steps over the whole training set
-    #[arg(long, default_value_t = 2000)]
+    #[arg(long, default_value_t = 1000)]
     pub steps: usize,
     /// Adam step size, in weight units
     #[arg(long, default_value_t = 0.5)]
@@ -60,7 +60,7 @@ pub struct FitArgs {
 /// One position: its non-zero features (the weights', then the players' offsets at
 /// [`Weights::COUNT`] + player number) and the side to move's final score.
 struct Example {
-    features: Vec<(u16, f64)>,
+    features: Vec<(u32, f64)>,
     target: f64,
 }
 
@@ -76,7 +76,7 @@ struct Dataset {
 
 impl Dataset {
     /// The offset feature of player `name`.
-    fn player_feature(&mut self, name: &str) -> u16 {
+    fn player_feature(&mut self, name: &str) -> u32 {
         let number = match self.players.iter().position(|p| p == name) {
             Some(number) => number,
             None => {
@@ -84,7 +84,7 @@ impl Dataset {
                 self.players.len() - 1
             }
         };
-        (Weights::COUNT + number) as u16
+        (Weights::COUNT + number) as u32
     }
 }
 
@@ -137,11 +137,11 @@ fn game_examples(
                 Some(_) => 0.0,
                 None => 0.5,
             };
-            let mut features: Vec<(u16, f64)> = eval::features(&board)
+            let mut features: Vec<(u32, f64)> = eval::features(&board)
                 .into_iter()
                 .enumerate()
                 .filter(|(_, value)| *value != 0.0)
-                .map(|(index, value)| (index as u16, value))
+                .map(|(index, value)| (index as u32, value))
                 .collect();
             if let Some(offsets) = offsets {
                 features.push((offsets[me.index()], 1.0));
@@ -303,9 +303,8 @@ pub fn run(args: &FitArgs) -> anyhow::Result<()> {
         scale,
         args,
     );
-    let shape_weights = 2 * Shape::ALL.len();
     let movable: Vec<bool> = (0..start_vector.len())
-        .map(|i| !args.pairs_only || i >= shape_weights)
+        .map(|i| !args.pairs_only || i >= Weights::COUNT || Weights::is_pair_index(i))
         .collect();
     let fitted = adam("weights", &data.train, &start_vector, &movable, scale, args);
     for (name, offset) in data.players.iter().zip(&fitted[Weights::COUNT..]) {
@@ -314,17 +313,34 @@ pub fn run(args: &FitArgs) -> anyhow::Result<()> {
     let fitted_weights = Weights::from_vector(&fitted[..Weights::COUNT]);
     let mut rounded = fitted_weights.to_vector();
     rounded.extend_from_slice(&fitted[Weights::COUNT..]);
+    let mut header = format!(
+        "# gobang-lab fit: {} games ({} positions), rule {}, {} steps, rate {}, L2 {}{}{}\n",
+        data.games,
+        data.train.len() + data.validation.len(),
+        args.rule.name(),
+        args.steps,
+        args.rate,
+        args.l2,
+        if args.non_negative {
+            ", non-negative"
+        } else {
+            ""
+        },
+        if args.pairs_only { ", pairs only" } else { "" },
+    );
     for (name, examples) in [("training", &data.train), ("validation", &data.validation)] {
         if !examples.is_empty() {
-            println!(
+            let line = format!(
                 "{name:>10} loss: start {:.5}, fitted {:.5}",
                 loss(examples, &baseline, scale),
                 loss(examples, &rounded, scale)
             );
+            println!("{line}");
+            header.push_str(&format!("# {}\n", line.trim_start()));
         }
     }
-    fitted_weights
-        .save(&args.out)
+    let text = header + &fitted_weights.to_text();
+    write_atomically(&args.out, text.as_bytes())
         .with_context(|| format!("writing {}", args.out.display()))?;
     println!("fitted weights written to {}", args.out.display());
     Ok(())
