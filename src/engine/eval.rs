@@ -20,6 +20,7 @@ use crate::rules::shape::PAIR_COUNT;
 use crate::rules::{Board, Color, LineShapePair, Rule, Shape};
 use std::fmt::Write as _;
 use std::path::Path;
+use std::sync::OnceLock;
 
 /// What each shape and pair is worth when one colour is to move.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -68,11 +69,16 @@ const DEFAULT_WEIGHTS: &str = include_str!("../../data/weights/default.txt");
 impl Default for Weights {
     /// The fitted weights of `data/weights/default.txt`.
     fn default() -> Weights {
-        let zero = Weights {
-            to_move: [SideWeights::zero(), SideWeights::zero()],
-        };
-        zero.with_text(DEFAULT_WEIGHTS)
-            .expect("data/weights/default.txt is a valid weights file (unit-tested)")
+        static PARSED: OnceLock<Weights> = OnceLock::new();
+        PARSED
+            .get_or_init(|| {
+                let zero = Weights {
+                    to_move: [SideWeights::zero(), SideWeights::zero()],
+                };
+                zero.with_text(DEFAULT_WEIGHTS)
+                    .expect("data/weights/default.txt is a valid weights file (unit-tested)")
+            })
+            .clone()
     }
 }
 
