@@ -271,12 +271,9 @@ pub fn features(board: &Board) -> Vec<f64> {
     let me = board.side_to_move();
     let rule = board.rule();
     let mut vector = vec![0.0; me.index() * SIDE_COUNT];
-    let live = |color: Color, shape: Shape| {
-        shape != Shape::None && !(rule.has_forbidden(color) && forbidden_shape(shape))
-    };
     for (color, sign) in [(me, 1.0), (me.opponent(), -1.0)] {
         vector.extend(Shape::ALL.iter().map(|&shape| {
-            if live(color, shape) {
+            if weighed(rule, color, shape) {
                 sign * f64::from(board.shape_count(color, shape))
             } else {
                 0.0
@@ -285,7 +282,7 @@ pub fn features(board: &Board) -> Vec<f64> {
     }
     for (color, sign) in [(me, 1.0), (me.opponent(), -1.0)] {
         vector.extend(LineShapePair::all().map(|pair| {
-            if live(color, pair.shape()) {
+            if weighed(rule, color, pair.shape()) {
                 sign * f64::from(board.pair_count(color, pair))
             } else {
                 0.0
@@ -310,12 +307,14 @@ pub fn raise_negative_point_values(vector: &mut [f64]) {
     }
 }
 
-/// The shapes that are forbidden for Black under renju (and so worth nothing to Black).
-fn forbidden_shape(shape: Shape) -> bool {
-    matches!(
+/// Whether `color`'s points of `shape` carry weight under `rule`: not the points with nothing,
+/// nor Black's renju-forbidden double-three, double-four and overline points.
+fn weighed(rule: Rule, color: Color, shape: Shape) -> bool {
+    let forbidden = matches!(
         shape,
         Shape::DoubleThree | Shape::DoubleFour | Shape::Overline
-    )
+    );
+    shape != Shape::None && !(rule.has_forbidden(color) && forbidden)
 }
 
 /// Per-colour weight tables with the renju adjustments applied, ready for the hot path.
@@ -340,15 +339,14 @@ impl Evaluator {
                 } else {
                     (&mine.opp, &mine.opp_pair, -1)
                 };
-                let live = |shape: Shape| !(rule.has_forbidden(color) && forbidden_shape(shape));
                 for shape in Shape::ALL {
-                    if live(shape) {
+                    if weighed(rule, color, shape) {
                         table[me.index()][color.index()][shape as usize] =
                             sign * shapes[shape as usize];
                     }
                 }
                 for pair in LineShapePair::all() {
-                    if live(pair.shape()) {
+                    if weighed(rule, color, pair.shape()) {
                         pair_table[me.index()][color.index()][pair.index()] =
                             sign * pairs[pair.index()];
                     }
