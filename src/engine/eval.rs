@@ -250,11 +250,6 @@ impl Weights {
     pub fn load(path: &Path) -> Result<Weights, WeightsError> {
         Weights::from_text(&std::fs::read_to_string(path)?)
     }
-
-    pub fn save(&self, path: &Path) -> Result<(), WeightsError> {
-        std::fs::write(path, self.to_text())?;
-        Ok(())
-    }
 }
 
 const SHAPE_WEIGHTS: usize = Shape::ALL.len();

@@ -12,6 +12,7 @@ use crate::selfplay::{
 use anyhow::{bail, Context};
 use clap::Args;
 use gobang::engine::Weights;
+use gobang::game::record::write_atomically;
 use gobang::rules::{Rule, Shape};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -282,7 +283,7 @@ pub fn run(args: TuneArgs) -> anyhow::Result<()> {
         println!("{line}");
         summary.push_str(&format!("# {line}\n"));
     }
-    std::fs::write(&args.out, summary + &tuned.to_text())
+    write_atomically(&args.out, (summary + &tuned.to_text()).as_bytes())
         .with_context(|| format!("writing {}", args.out.display()))?;
     println!(
         "wrote {} ({:.0} s)",
