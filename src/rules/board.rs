@@ -504,24 +504,32 @@ impl Board {
                 keys[own][dir] = keys[own][dir].wrapping_add(OWN.wrapping_mul(weight));
                 keys[1 - own][dir] = keys[1 - own][dir].wrapping_add(BLOCKED.wrapping_mul(weight));
                 if self.cells[q.index()] == CELL_EMPTY {
-                    self.save_point(q);
                     self.refresh_direction(q, dir);
                 }
             }
         }
     }
 
+    /// Re-reads empty `q`'s line shapes along `dir` for both sides from its keys; when one
+    /// changed, saves the point's old layers (for [`Board::remove_stone`]) and updates them.
     #[inline]
     fn refresh_direction(&mut self, q: Pos, dir: usize) {
         let shift = 4 * dir;
         let keys = self.keys[q.index()];
+        let old_lines = self.lines[q.index()];
+        let mut new_lines = old_lines;
         for (side, table) in self.line_tables.into_iter().enumerate() {
             let shape = table[keys[side][dir] as usize] as u16;
-            let old_lines = self.lines[q.index()][side];
-            let new_lines = (old_lines & !(15 << shift)) | shape << shift;
-            if new_lines != old_lines {
-                self.lines[q.index()][side] = new_lines;
-                let combined = self.combine_table[new_lines as usize];
+            new_lines[side] = (old_lines[side] & !(15 << shift)) | shape << shift;
+        }
+        if new_lines == old_lines {
+            return;
+        }
+        self.save_point(q);
+        for side in 0..2 {
+            if new_lines[side] != old_lines[side] {
+                self.lines[q.index()][side] = new_lines[side];
+                let combined = self.combine_table[new_lines[side] as usize];
                 self.set_combined(q, side, combined);
             }
         }
