@@ -55,7 +55,12 @@ pub fn has_threat(board: &mut Board, color: Color) -> bool {
     if !board.rule().has_forbidden(color) {
         return quick + board.shape_count(color, Shape::DoubleFour) > 0;
     }
-    quick > 0 && Pos::all().any(|p| board.is_empty(p) && is_real_threat(board, color, p))
+    if quick == 0 {
+        return false;
+    }
+    board
+        .four_or_more_points(color)
+        .any(|p| is_real_threat(board, color, p))
 }
 
 /// Whether `color` playing on empty `p` threatens to win with a straight four next: an open four
@@ -117,8 +122,8 @@ pub fn four_points(board: &Board, color: Color, out: &mut Vec<Pos>) {
         return;
     }
     let forbid = board.rule().has_forbidden(color);
-    for p in Pos::all() {
-        if board.is_empty(p) && board.shape(p, color).has_four() {
+    for p in board.four_or_more_points(color) {
+        if board.shape(p, color).has_four() {
             if forbid && board.is_renju_suspect(p) && board.is_forbidden(p) {
                 continue;
             }
@@ -132,7 +137,9 @@ pub fn first_five_point(board: &Board, color: Color) -> Option<Pos> {
     if board.shape_count(color, Shape::Five) == 0 {
         return None;
     }
-    Pos::all().find(|&p| board.is_empty(p) && board.shape(p, color) == Shape::Five)
+    board
+        .four_or_more_points(color)
+        .find(|&p| board.shape(p, color) == Shape::Five)
 }
 
 /// Classifies the position for the side to move.
@@ -273,8 +280,8 @@ fn defences(board: &mut Board, out: &mut Vec<(Pos, i32)>) {
     let opp = me.opponent();
     let mut marked = [false; 256];
     let mut candidates = Vec::with_capacity(48);
-    for t in Pos::all() {
-        if !board.is_empty(t) || !is_real_threat(board, opp, t) {
+    for t in board.four_or_more_points(opp) {
+        if !is_real_threat(board, opp, t) {
             continue;
         }
         if !marked[t.index()] {

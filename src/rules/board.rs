@@ -87,6 +87,9 @@ pub struct Board {
     shape_counts: [[u16; COUNT_SLOTS]; 2],
     /// Per side, how many empty points have each [`LineShapePair`] (by index).
     pair_counts: [[u16; PAIR_COUNT]; 2],
+    /// Per side, a bit per [`Pos::index`]: the empty points where that side would make a four
+    /// or more ([`Shape::Four`] and up), so that threat scans skip the rest of the board.
+    four_bits: [FourBits; 2],
     history: Vec<Move>,
     /// Layer 2 and 3 entries of the points each stone placement changed, as they were before it,
     /// so that taking the stone back restores them instead of looking them up again.
@@ -113,6 +116,7 @@ impl Board {
             combined: [[0; 2]; GRID],
             shape_counts: [[0; COUNT_SLOTS]; 2],
             pair_counts: [[0; PAIR_COUNT]; 2],
+            four_bits: [[0; 4]; 2],
             history: Vec::with_capacity(225),
             saved_points: Vec::with_capacity(225 * 48),
             saved_frames: Vec::with_capacity(225),
@@ -282,6 +286,13 @@ impl Board {
         shape::entry_shape(self.combined[p.index()][color.index()])
     }
 
+    /// The empty points where `color` would make [`Shape::Four`] or more. Kept incrementally:
+    /// no scan of the board.
+    #[inline]
+    pub fn four_or_more_points(&self, color: Color) -> PointSet {
+        PointSet(self.four_bits[color.index()])
+    }
+
     /// Whether a Black stone on `p` might be forbidden in renju (the exact judge decides).
     #[inline]
     pub fn is_renju_suspect(&self, p: Pos) -> bool {
@@ -384,6 +395,15 @@ impl Board {
         if pair_counts != self.pair_counts {
             return Err("pair counts differ".to_string());
         }
+        for color in [Color::Black, Color::White] {
+            let listed: Vec<Pos> = self.four_or_more_points(color).collect();
+            let expected: Vec<Pos> = Pos::all()
+                .filter(|&p| self.is_empty(p) && self.shape(p, color) >= Shape::Four)
+                .collect();
+            if listed != expected {
+                return Err(format!("four points of {color:?} differ"));
+            }
+        }
         if self.saved_frames.len() != self.stones {
             return Err("undo frames do not match the stones".to_string());
         }
@@ -441,6 +461,7 @@ impl Board {
             first_point: self.saved_points.len() as u32,
             shape_counts: self.shape_counts,
             pair_counts: self.pair_counts,
+            four_bits: self.four_bits,
         });
         self.save_point(p);
         self.cells[p.index()] = color_code(color);
@@ -450,6 +471,7 @@ impl Board {
             let entry = self.combined[p.index()][side];
             self.shape_counts[side][count_slot(entry)] -= 1;
             self.pair_counts[side][entry_pair(entry)] -= 1;
+            clear_bit(&mut self.four_bits[side], p);
             self.lines[p.index()][side] = 0;
             self.combined[p.index()][side] = 0;
         }
@@ -480,6 +502,7 @@ impl Board {
         }
         self.shape_counts = frame.shape_counts;
         self.pair_counts = frame.pair_counts;
+        self.four_bits = frame.four_bits;
     }
 
     #[inline]
@@ -554,6 +577,11 @@ impl Board {
         self.shape_counts[side & 1][count_slot(entry)] += 1;
         self.pair_counts[side & 1][entry_pair(old)] -= 1;
         self.pair_counts[side & 1][entry_pair(entry)] += 1;
+        if count_slot(entry) >= Shape::Four as usize {
+            set_bit(&mut self.four_bits[side & 1], p);
+        } else if count_slot(old) >= Shape::Four as usize {
+            clear_bit(&mut self.four_bits[side & 1], p);
+        }
         self.combined[p.index()][side] = entry;
     }
 }
@@ -609,6 +637,37 @@ struct SavedFrame {
     first_point: u32,
     shape_counts: [[u16; COUNT_SLOTS]; 2],
     pair_counts: [[u16; PAIR_COUNT]; 2],
+    four_bits: [FourBits; 2],
+}
+
+/// One bit per [`Pos::index`] (a [`GRID`]-sized set of points).
+type FourBits = [u64; GRID / 64];
+
+/// A set of points, iterated in [`Pos::all`] order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PointSet(FourBits);
+
+impl Iterator for PointSet {
+    type Item = Pos;
+
+    #[inline]
+    fn next(&mut self) -> Option<Pos> {
+        let word_index = self.0.iter().position(|&word| word != 0)?;
+        let word = &mut self.0[word_index];
+        let bit = word.trailing_zeros() as usize;
+        *word &= *word - 1;
+        Some(Pos((word_index * 64 + bit) as u8))
+    }
+}
+
+#[inline]
+fn set_bit(bits: &mut FourBits, p: Pos) {
+    bits[p.index() >> 6] |= 1 << (p.index() & 63);
+}
+
+#[inline]
+fn clear_bit(bits: &mut FourBits, p: Pos) {
+    bits[p.index() >> 6] &= !(1 << (p.index() & 63));
 }
 
 /// Per-shape counters are indexed by the low four bits of a combined entry (the shape).
