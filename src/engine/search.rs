@@ -1,6 +1,6 @@
 //! The main search: iterative deepening principal-variation alpha-beta with aspiration windows,
-//! a transposition table, killer moves and a history table, late-move reductions for quiet moves,
-//! and a VCF look at the leaves.
+//! a transposition table, killer moves and a history table, null-move pruning, late-move
+//! reductions for quiet moves, and a VCF look at the leaves.
 //!
 //! Forced replies (blocking the opponent's four) cost no depth, so a four and its block together
 //! cost one ply: fours are extended. Scores are from the side to move's point of view; a win in
@@ -20,7 +20,7 @@ use super::tt::{Bound, Table};
 use super::vcf::Vcf;
 use super::vct::Vct;
 use super::{Score, SearchInfo, SearchResult};
-use crate::rules::{Board, Pos, Shape};
+use crate::rules::{Board, Move, Pos, Shape};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// The score of making five at once (minus the plies it takes).
@@ -56,6 +56,11 @@ const EXTENDED_DEFENCES: usize = 4;
 const HISTORY_SHIFT: u32 = 4;
 /// How many moves quiet non-PV nodes of depth 1, 2, 3, 4 search (index = depth).
 const LATE_MOVE_LIMIT: [usize; 5] = [0, 8, 12, 18, 26];
+/// Null-move pruning: quiet non-PV nodes at least this deep whose static value beats beta let the
+/// opponent move twice, searched this many plies shallower than a normal reply. (Gomoku has no
+/// zugzwang: a move is never worse than none.)
+const NULL_MOVE_MIN_DEPTH: i32 = 2;
+const NULL_MOVE_REDUCTION: i32 = 2;
 /// Fours and nodes of the look for the opponent's VCF threat at inner nodes and at the root.
 const THREAT_VCF_FOURS: i32 = 16;
 const THREAT_VCF_NODES: u64 = 150;
@@ -549,6 +554,11 @@ impl<'e, 'a> Searcher<'e, 'a> {
                 }
             }
         }
+        if !pv_node && status == Status::Quiet && depth >= NULL_MOVE_MIN_DEPTH {
+            if let Some(value) = self.null_move_cut(depth, ply, beta) {
+                return value;
+            }
+        }
         let mut moves = std::mem::take(&mut self.move_lists[ply]);
         let against_vcf = self.generate_defences(status, THREAT_VCF_NODES, &mut moves);
         if !against_vcf {
@@ -659,6 +669,27 @@ impl<'e, 'a> Searcher<'e, 'a> {
         best_value
     }
 
+    /// Null-move pruning at a quiet node: when the static value already beats `beta` and the
+    /// opponent, given a free move (a pass, searched [`NULL_MOVE_REDUCTION`] plies shallower),
+    /// still cannot bring it below `beta`, the node fails high with that value (a mate score
+    /// becomes `beta`: its distance would count the pass). No two passes in a row, and none when
+    /// `beta` is a mate bound.
+    fn null_move_cut(&mut self, depth: i32, ply: usize, beta: i32) -> Option<i32> {
+        if beta.abs() >= MATE_BOUND
+            || self.board.last_move() == Some(Move::Pass)
+            || self.evaluate() < beta
+        {
+            return None;
+        }
+        self.board.pass();
+        let value = -self.negamax(depth - 1 - NULL_MOVE_REDUCTION, ply + 1, -beta, -beta + 1);
+        self.board.undo();
+        if self.clock.stopped() {
+            return Some(0);
+        }
+        (value >= beta).then_some(if value >= MATE_BOUND { beta } else { value })
+    }
+
     /// In a quiet position where the opponent, were it to move, would win by VCF: fills `moves`
     /// with the defences against that line and returns true.
     fn generate_defences(
@@ -723,8 +754,76 @@ mod tests {
     use super::*;
     use crate::engine::eval::Weights;
     use crate::engine::{puzzle, Limits};
-    use crate::rules::Color;
+    use crate::rules::{Color, Rule};
     use std::sync::atomic::AtomicBool;
+
+    /// A searcher over a freestyle position given as Black and White points, Black to move.
+    fn freestyle_searcher<'e>(
+        black: &[&str],
+        white: &[&str],
+        tt: &'e Table,
+        tables: &'e mut ThreadTables,
+        evaluator: &'e Evaluator,
+        stop: &'e AtomicBool,
+    ) -> Searcher<'e, 'e> {
+        let mut stones: Vec<(Pos, Color)> = Vec::new();
+        for (points, color) in [(black, Color::Black), (white, Color::White)] {
+            for point in points {
+                stones.push((point.parse().expect("a point"), color));
+            }
+        }
+        let board = Board::from_stones(Rule::Freestyle, &stones, Color::Black).expect("legal");
+        let clock = TimeControl::new(&Limits::depth(8), stop);
+        Searcher::new(board, tt, true, tables, evaluator, clock, 8)
+    }
+
+    #[test]
+    fn null_move_cuts_only_when_the_free_move_wins_nothing() {
+        let stop = AtomicBool::new(false);
+        let tt = Table::new(1 << 16);
+        let evaluator = Evaluator::new(&Weights::default(), Rule::Freestyle);
+
+        // White, given a free move, wins by VCF: h9 (four on row 9), Black i9, h6 makes a four on
+        // row 6 and a three h6 h7 . h9 on column h. Nothing of it is a threat yet (Black's g8
+        // breaks the line f9 . h7 i6), so Black's position is quiet and its static value is what
+        // beta is set to.
+        let white = ["e9", "f9", "g9", "e6", "f6", "g6", "h7"];
+        let mut tables = ThreadTables::default();
+        let mut searcher = freestyle_searcher(
+            &["d9", "d6", "g8"],
+            &white,
+            &tt,
+            &mut tables,
+            &evaluator,
+            &stop,
+        );
+        assert_eq!(analyse(&mut searcher.board), Status::Quiet);
+        searcher.board.pass();
+        let mut clock = TimeControl::new(&Limits::depth(8), &stop);
+        let white_vcf = searcher
+            .vcf
+            .solve(&mut searcher.board, 4, 10_000, &mut clock, 0);
+        searcher.board.undo();
+        assert!(white_vcf.is_some(), "White wins by VCF with a free move");
+        let beta = searcher.evaluate();
+        assert_eq!(searcher.null_move_cut(4, 1, beta), None);
+
+        // White with two stones in the corners gains little from a free move: Black, well ahead,
+        // is cut off with a value that is no mate.
+        let mut tables = ThreadTables::default();
+        let black = ["h8", "j8", "g10", "i10", "h12", "k11"];
+        let mut searcher =
+            freestyle_searcher(&black, &["a1", "o15"], &tt, &mut tables, &evaluator, &stop);
+        assert_eq!(analyse(&mut searcher.board), Status::Quiet);
+        // (White's best free move costs Black between 200 and 400 of its 704.)
+        let beta = searcher.evaluate() - 400;
+        assert!(beta > 0, "Black is ahead: {beta}");
+        let cut = searcher.null_move_cut(4, 1, beta);
+        assert!(
+            cut.is_some_and(|value| value >= beta && value < MATE_BOUND),
+            "{cut:?}"
+        );
+    }
 
     #[test]
     fn root_moves_that_allow_a_vct_are_left_out() {
