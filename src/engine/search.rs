@@ -57,8 +57,9 @@ const HISTORY_SHIFT: u32 = 4;
 /// How many moves quiet non-PV nodes of depth 1, 2, 3, 4 search (index = depth).
 const LATE_MOVE_LIMIT: [usize; 5] = [0, 8, 12, 18, 26];
 /// Null-move pruning: quiet non-PV nodes at least this deep whose static value beats beta let the
-/// opponent move twice, searched this many plies shallower than a normal reply. (Gomoku has no
-/// zugzwang: a move is never worse than none.)
+/// opponent move twice, searched this many plies shallower than a normal reply. (A stone almost
+/// never hurts its owner in gomoku; the rare renju exception, a Black stone that makes a point
+/// forbidden, is still seen by the search below the pass.)
 const NULL_MOVE_MIN_DEPTH: i32 = 2;
 const NULL_MOVE_REDUCTION: i32 = 2;
 /// Fours and nodes of the look for the opponent's VCF threat at inner nodes and at the root.
@@ -815,7 +816,8 @@ mod tests {
         let mut searcher =
             freestyle_searcher(&black, &["a1", "o15"], &tt, &mut tables, &evaluator, &stop);
         assert_eq!(analyse(&mut searcher.board), Status::Quiet);
-        // (White's best free move costs Black between 200 and 400 of its 704.)
+        // (With the default weights White's best free move costs Black between 200 and 400 of
+        // its 704.)
         let beta = searcher.evaluate() - 400;
         assert!(beta > 0, "Black is ahead: {beta}");
         let cut = searcher.null_move_cut(4, 1, beta);
