@@ -526,23 +526,25 @@ impl Board {
                 let keys = &mut self.keys[q.index()];
                 keys[own][dir] = keys[own][dir].wrapping_add(OWN.wrapping_mul(weight));
                 keys[1 - own][dir] = keys[1 - own][dir].wrapping_add(BLOCKED.wrapping_mul(weight));
+                let new_keys = [keys[0][dir], keys[1][dir]];
                 if self.cells[q.index()] == CELL_EMPTY {
-                    self.refresh_direction(q, dir);
+                    self.refresh_direction(q, dir, new_keys);
                 }
             }
         }
     }
 
-    /// Re-reads empty `q`'s line shapes along `dir` for both sides from its keys; when one
-    /// changed, saves the point's old layers (for [`Board::remove_stone`]) and updates them.
+    /// Re-reads empty `q`'s line shapes along `dir` for both sides from its keys along `dir`
+    /// (`keys`, by side: passed in rather than read back, so that the CPU need not wait for the
+    /// stores that just wrote them); when one changed, saves the point's old layers (for
+    /// [`Board::remove_stone`]) and updates them.
     #[inline]
-    fn refresh_direction(&mut self, q: Pos, dir: usize) {
+    fn refresh_direction(&mut self, q: Pos, dir: usize, keys: [LineKey; 2]) {
         let shift = 4 * dir;
-        let keys = self.keys[q.index()];
         let old_lines = self.lines[q.index()];
         let mut new_lines = old_lines;
         for (side, table) in self.line_tables.into_iter().enumerate() {
-            let shape = table[keys[side][dir] as usize] as u16;
+            let shape = table[keys[side] as usize] as u16;
             new_lines[side] = (old_lines[side] & !(15 << shift)) | shape << shift;
         }
         if new_lines == old_lines {
