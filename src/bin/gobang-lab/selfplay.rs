@@ -948,6 +948,28 @@ mod tests {
     }
 
     #[test]
+    fn the_104_varied_openings_extend_the_26() {
+        let standard = parse_openings(RENJU_26).unwrap();
+        let text = include_str!("../../../data/openings/renju_26_varied_104.txt");
+        let varied = parse_openings(text).unwrap();
+        assert_eq!(varied.len(), 104);
+        for (index, opening) in varied.iter().enumerate() {
+            let base = &standard[index / 4];
+            assert_eq!(opening.code, format!("{}v{}", base.code, index % 4 + 1));
+            assert_eq!(opening.moves.len(), 5, "{}", opening.code);
+            assert_eq!(opening.moves[..3], base.moves[..], "{}", opening.code);
+            let mut game = Game::new(Rule::Renju);
+            for &p in &opening.moves {
+                assert_eq!(game.play(p), Ok(None), "{}", opening.code);
+            }
+        }
+        let mut lines: Vec<_> = varied.iter().map(|o| o.moves.clone()).collect();
+        lines.sort();
+        lines.dedup();
+        assert_eq!(lines.len(), 104);
+    }
+
+    #[test]
     fn player_specs_parse_and_print() {
         for text in [
             "engine",
