@@ -534,10 +534,10 @@ impl Board {
         }
     }
 
-    /// Re-reads empty `q`'s line shapes along `dir` for both sides from its keys along `dir`
-    /// (`keys`, by side: passed in rather than read back, so that the CPU need not wait for the
-    /// stores that just wrote them); when one changed, saves the point's old layers (for
-    /// [`Board::remove_stone`]) and updates them.
+    /// Looks up empty `q`'s line shapes along `dir` for both sides from its new keys along `dir`
+    /// (`keys`, by side; passed in rather than read back from `self.keys`, so that the CPU need
+    /// not wait for the stores that just wrote them); when one changed, saves the point's old
+    /// layers (for [`Board::remove_stone`]) and updates them.
     #[inline]
     fn refresh_direction(&mut self, q: Pos, dir: usize, keys: [LineKey; 2]) {
         let shift = 4 * dir;
