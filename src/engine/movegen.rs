@@ -273,16 +273,20 @@ fn region_of_interest(board: &Board, out: &mut Vec<(Pos, i32)>) {
     }
 }
 
-/// Against a winning threat: the moves that leave the opponent no threat, and all own fours.
+/// Against a winning threat: the moves that leave the opponent no threat, all own fours, and own
+/// open threes when the threat has a four in it.
 fn defences(board: &mut Board, out: &mut Vec<(Pos, i32)>) {
     let me = board.side_to_move();
     let opp = me.opponent();
     let mut marked = [false; 256];
     let mut candidates = Vec::with_capacity(48);
+    // Whether some threat is a four-three or double four rather than an open four to be.
+    let mut four_threat = false;
     for t in board.four_or_more_points(opp) {
         if !is_real_threat(board, opp, t) {
             continue;
         }
+        four_threat |= board.shape(t, opp) != Shape::OpenFour;
         if !marked[t.index()] {
             marked[t.index()] = true;
             candidates.push(t);
@@ -314,14 +318,22 @@ fn defences(board: &mut Board, out: &mut Vec<(Pos, i32)>) {
             out.push((q, shape_score(board, q) + 2000));
         }
     }
-    // Own fours gain a tempo. Own open threes that are not defences are left out: the opponent
-    // answers with its open four or four-three, and a three cannot make five in one move (only
-    // in the rare case where the forced block of the four-three's four also makes a four of ours
-    // does a counter-three hold; cutting the other threes narrows every threatened node, and more
-    // of them get the extension of few answers). Against SlowRenju this scored 67.9% against
-    // 61.7% (see "Session 12" in the README's strength section).
-    for p in board.four_or_more_points(me) {
-        if !marked_out(out, p) && is_playable(board, p) {
+    // Own fours gain a tempo. Own open threes only count against a four-three or double four:
+    // the forced block of its four may make a four of ours out of the three. Against an open
+    // three to become an open four they are no defence (a three cannot make five in one move),
+    // so they are left out there, which narrows those nodes and gives more of them the extension
+    // of few answers.
+    let counter = if four_threat {
+        Shape::OpenThree
+    } else {
+        Shape::Four
+    };
+    for p in Pos::all() {
+        if board.is_empty(p)
+            && !marked_out(out, p)
+            && board.shape(p, me) >= counter
+            && is_playable(board, p)
+        {
             out.push((p, shape_score(board, p)));
         }
     }
