@@ -4,8 +4,8 @@
 //! the opponent has two five points, or one that Black may only block on a forbidden point
 //! ([`Status::Lost`]); the opponent has one five point ([`Status::Forced`]: only the block);
 //! the opponent threatens to win with a non-four move, an open three or a four-three point
-//! ([`Status::Threatened`]: the defences and own fours only); or nothing is forced
-//! ([`Status::Quiet`]: the region of interest, scored by shape).
+//! ([`Status::Threatened`]: the defences and own fours, and own open threes against a
+//! four-three); or nothing is forced ([`Status::Quiet`]: the region of interest, scored by shape).
 //!
 //! The region of interest is every empty point within distance two along a line of an own stone or
 //! next to an opponent stone (the centre on an empty board). Black never gets a forbidden point.
