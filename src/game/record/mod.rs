@@ -70,7 +70,7 @@ pub struct GameRecord {
 /// The file formats a record can be read from or written to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum RecordFormat {
-    /// Smart Game Format (`.sgf`), written as FF[4] GM[4].
+    /// Smart Game Format (`.sgf`), written as `FF[4] GM[4]`.
     Sgf,
     /// Piskvork / Gomocup game record (`.psq`).
     Psq,
