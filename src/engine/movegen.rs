@@ -328,7 +328,14 @@ fn defences(board: &mut Board, out: &mut Vec<(Pos, i32)>) {
     } else {
         Shape::Four
     };
-    for p in Pos::all() {
+    // Fours alone come from the board's incremental set; threes need the scan. Both run in point
+    // order, so the moves come out in the same order either way.
+    let scanned = four_threat.then(Pos::all).into_iter().flatten();
+    let fours = (!four_threat)
+        .then(|| board.four_or_more_points(me))
+        .into_iter()
+        .flatten();
+    for p in scanned.chain(fours) {
         if board.is_empty(p)
             && !marked_out(out, p)
             && board.shape(p, me) >= counter
