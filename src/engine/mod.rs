@@ -239,8 +239,9 @@ impl Engine {
         self.tt.new_search();
         self.tables.age_history();
         let max_depth = limits.max_depth.unwrap_or(MAX_DEPTH).min(MAX_DEPTH);
-        let job = Job {
+        let mut job = Job {
             board: board.clone(),
+            root_moves: Vec::new(),
             tt: Arc::clone(&self.tt),
             use_tt: self.options.use_tt,
             evaluator: evaluator.clone(),
@@ -249,9 +250,6 @@ impl Engine {
             done: Arc::new(AtomicBool::new(false)),
             nodes: Arc::new(AtomicU64::new(0)),
         };
-        if !self.helpers.is_empty() {
-            self.helpers.start(&job);
-        }
         let mut searcher = Searcher::new(
             board.clone(),
             &self.tt,
@@ -262,7 +260,17 @@ impl Engine {
             max_depth,
         );
         searcher.report_helper_nodes(&job.nodes);
-        let mut result = searcher.run(on_info);
+        // The helpers start once the main thread knows the root moves worth searching.
+        let mut result = match searcher.prepare_root(on_info) {
+            Ok(mut root_moves) => {
+                if !self.helpers.is_empty() {
+                    job.root_moves.clone_from(&root_moves);
+                    self.helpers.start(&job);
+                }
+                searcher.search_root(&mut root_moves, on_info)
+            }
+            Err(answer) => answer,
+        };
         // The helpers stop at their next look at the clock; the answer does not wait for them.
         job.done.store(true, Ordering::Relaxed);
         result.nodes += job.nodes.load(Ordering::Relaxed);

@@ -6,10 +6,11 @@
 //! cost one ply: fours are extended. Scores are from the side to move's point of view; a win in
 //! `n` plies is `MATE - n` counted from the root.
 //!
-//! Lazy SMP: helper threads ([`Searcher::run_helper`]) run the same iterative deepening on the
-//! same root with their own killers, history and VCF/VCT tables, sharing only the transposition
-//! table; each skips some depths (a different pattern per helper) so that the threads spread over
-//! depths and fill the table with different results. Only the main thread's answer is returned.
+//! Lazy SMP: helper threads ([`Searcher::run_helper`]) run the same iterative deepening over the
+//! root moves the main thread kept, with their own killers, history and VCF/VCT tables, sharing
+//! only the transposition table; each skips some depths (a different pattern per helper) so that
+//! the threads spread over depths and fill the table with different results. Only the main
+//! thread's answer is returned.
 
 use super::eval::Evaluator;
 use super::movegen::{
@@ -240,12 +241,15 @@ impl<'e, 'a> Searcher<'e, 'a> {
         Ok(root_moves)
     }
 
-    /// The main thread's search: a VCF and a bounded VCT at the root, then iterative deepening.
-    pub fn run(&mut self, on_info: &mut dyn FnMut(&SearchInfo)) -> SearchResult {
-        let mut root_moves = match self.root_moves(on_info) {
-            Ok(moves) => moves,
-            Err(answer) => return answer,
-        };
+    /// The main thread's work before iterative deepening ([`Searcher::search_root`]): the root moves, a VCF and a bounded
+    /// VCT at the root (either ends the search with its win), and the root moves after which the
+    /// opponent wins by VCT left out. Returns the root moves to search, best-looking first, or
+    /// the answer when there is nothing to search.
+    pub fn prepare_root(
+        &mut self,
+        on_info: &mut dyn FnMut(&SearchInfo),
+    ) -> Result<Vec<(Pos, i32)>, SearchResult> {
+        let mut root_moves = self.root_moves(on_info)?;
         // A VCF at the root settles the game at once.
         let vcf_budget = if self.max_depth < 4 {
             0
@@ -264,7 +268,7 @@ impl<'e, 'a> Searcher<'e, 'a> {
                 let plies = self.vcf.win_plies();
                 let value = MATE - plies as i32;
                 on_info(&self.info(plies, value, &line));
-                return self.result(Some(line[0]), value, plies, line);
+                return Err(self.result(Some(line[0]), value, plies, line));
             }
             self.nodes += self.vcf.nodes();
             // Then a bounded VCT, on a share of the time.
@@ -274,12 +278,21 @@ impl<'e, 'a> Searcher<'e, 'a> {
                 if !self.clock.stopped() {
                     let value = MATE - plies as i32;
                     on_info(&self.info(plies, value, &[p]));
-                    return self.result(Some(p), value, plies, vec![p]);
+                    return Err(self.result(Some(p), value, plies, vec![p]));
                 }
             }
             self.drop_refuted_root_moves(&mut root_moves);
         }
-        self.iterate(&mut root_moves, None, on_info)
+        Ok(root_moves)
+    }
+
+    /// The main thread's iterative deepening over the root moves [`Searcher::prepare_root`] gave.
+    pub fn search_root(
+        &mut self,
+        root_moves: &mut [(Pos, i32)],
+        on_info: &mut dyn FnMut(&SearchInfo),
+    ) -> SearchResult {
+        self.iterate(root_moves, None, on_info)
     }
 
     /// Leaves out the root moves after which the opponent wins by a VCT (found within a small
@@ -326,12 +339,13 @@ impl<'e, 'a> Searcher<'e, 'a> {
         found
     }
 
-    /// A helper thread's search (helper `index`, from 1): iterative deepening only, skipping
-    /// depths by its own pattern, until the main thread is done. Its nodes go to the count its
-    /// clock publishes to.
-    pub fn run_helper(&mut self, index: usize) {
-        if let Ok(mut root_moves) = self.root_moves(&mut |_| {}) {
-            self.iterate(&mut root_moves, Some(index), &mut |_| {});
+    /// A helper thread's search (helper `index`, from 1) over the main thread's root moves (the
+    /// ones [`Searcher::prepare_root`] kept): iterative deepening only, skipping depths by its
+    /// own pattern, until the main thread is done. Its nodes go to the count its clock publishes
+    /// to.
+    pub fn run_helper(&mut self, index: usize, root_moves: &mut [(Pos, i32)]) {
+        if !root_moves.is_empty() {
+            self.iterate(root_moves, Some(index), &mut |_| {});
         }
         self.clock.publish(self.nodes);
     }

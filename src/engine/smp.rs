@@ -1,5 +1,6 @@
 //! Lazy SMP helper threads. Each helper is a long-lived thread with its own VCF/VCT tables and
-//! history, waiting for search jobs on a channel. A job names the position, the shared
+//! history, waiting for search jobs on a channel. A job names the position and its root moves
+//! (the main thread has already left out those that lose to a VCT), the shared
 //! transposition table, the main thread's start and hard deadline, a `done` flag that the main
 //! thread sets when it has its answer, and a node counter the helper adds to as it goes.
 //!
@@ -13,7 +14,7 @@ use super::search::{Searcher, ThreadTables};
 use super::time::TimeControl;
 use super::tt::Table;
 use super::MAX_DEPTH;
-use crate::rules::Board;
+use crate::rules::{Board, Pos};
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicU64};
 use std::sync::mpsc::{self, Sender};
@@ -28,6 +29,9 @@ const STACK_BYTES: usize = 16 << 20;
 #[derive(Clone)]
 pub struct Job {
     pub board: Board,
+    /// The root moves to search: the ones the main thread kept (see
+    /// [`Searcher::prepare_root`]), best-looking first.
+    pub root_moves: Vec<(Pos, i32)>,
     pub tt: Arc<Table>,
     pub use_tt: bool,
     pub evaluator: Evaluator,
@@ -146,6 +150,7 @@ fn search(job: &Job, tables: &mut ThreadTables, index: usize) {
     tables.age_history();
     let clock = TimeControl::for_helper(job.start, job.hard, &job.done, &job.nodes);
     let board = job.board.clone();
+    let mut root_moves = job.root_moves.clone();
     Searcher::new(
         board,
         &job.tt,
@@ -155,44 +160,91 @@ fn search(job: &Job, tables: &mut ThreadTables, index: usize) {
         clock,
         MAX_DEPTH,
     )
-    .run_helper(index);
+    .run_helper(index, &mut root_moves);
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::movegen::{analyse, generate};
     use crate::engine::Weights;
     use crate::rules::{Move, Pos, Rule};
     use std::sync::atomic::Ordering;
 
-    #[test]
-    fn helpers_search_until_told_they_are_done() {
+    /// A midgame position (Black to move) and all its root moves.
+    fn midgame() -> (Board, Vec<(Pos, i32)>) {
         let moves: Vec<Move> = "h8 i9 j8 i8 i7 h6 g9 j10"
             .split_whitespace()
             .map(|m| Move::Place(m.parse::<Pos>().unwrap()))
             .collect();
-        let board = Board::from_moves(Rule::Renju, &moves).unwrap();
-        let helpers = Helpers::new(2);
-        assert_eq!(helpers.len(), 2);
-        let job = Job {
+        let mut board = Board::from_moves(Rule::Renju, &moves).unwrap();
+        let mut root_moves = Vec::new();
+        let status = analyse(&mut board);
+        generate(&mut board, status, &mut root_moves);
+        (board, root_moves)
+    }
+
+    fn job(board: Board, root_moves: Vec<(Pos, i32)>) -> Job {
+        Job {
             evaluator: Evaluator::new(&Weights::default(), board.rule()),
             board,
+            root_moves,
             tt: Arc::new(Table::new(1 << 20)),
             use_tt: true,
             start: Instant::now(),
             hard: Duration::from_secs(3600),
             done: Arc::new(AtomicBool::new(false)),
             nodes: Arc::new(AtomicU64::new(0)),
-        };
-        helpers.start(&job);
+        }
+    }
+
+    /// Lets `helpers` search `job` until they have reported `nodes` nodes, then stops them
+    /// (dropping waits for every helper to end its job: they must see `done`).
+    fn search_until(helpers: Helpers, job: &Job, nodes: u64) {
+        helpers.start(job);
         let patience = Instant::now() + Duration::from_secs(60);
-        while job.nodes.load(Ordering::Relaxed) == 0 {
+        while job.nodes.load(Ordering::Relaxed) < nodes {
             assert!(Instant::now() < patience, "the helpers do not search");
             thread::sleep(Duration::from_millis(5));
         }
         job.done.store(true, Ordering::Relaxed);
-        // Dropping waits for both helpers to end their job: they must see `done`.
         drop(helpers);
+    }
+
+    #[test]
+    fn helpers_search_until_told_they_are_done() {
+        let (board, root_moves) = midgame();
+        let helpers = Helpers::new(2);
+        assert_eq!(helpers.len(), 2);
+        let job = job(board, root_moves);
+        search_until(helpers, &job, 1);
         assert!(job.nodes.load(Ordering::Relaxed) > 0);
+    }
+
+    #[test]
+    fn helpers_search_only_the_root_moves_they_are_given() {
+        // The main thread leaves out root moves that lose to a VCT; a helper must not search them
+        // again. Every position the helper visits holds the stone of one of the two kept root
+        // moves, so the position right after a left-out root move (which holds neither) can only
+        // be in the table if the helper searched that move.
+        let (board, root_moves) = midgame();
+        assert!(root_moves.len() > 10, "{root_moves:?}");
+        let kept: Vec<(Pos, i32)> = root_moves[..2].to_vec();
+        let job = job(board.clone(), kept.clone());
+        search_until(Helpers::new(1), &job, 20_000);
+        let key_after = |p: Pos| {
+            let mut after = board.clone();
+            after.make_move(p);
+            after.hash()
+        };
+        for &(p, _) in &kept {
+            assert!(
+                job.tt.probe(key_after(p), 1).is_some(),
+                "{p} was not searched"
+            );
+        }
+        for &(p, _) in root_moves.iter().filter(|m| !kept.contains(m)) {
+            assert!(job.tt.probe(key_after(p), 1).is_none(), "{p} was searched");
+        }
     }
 }
