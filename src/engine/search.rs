@@ -549,7 +549,7 @@ impl<'e, 'a> Searcher<'e, 'a> {
             return value;
         }
         if depth <= 0 {
-            return self.leaf(ply);
+            return self.leaf(ply, beta);
         }
         let pv_node = beta - alpha > 1;
         let key = self.board.hash();
@@ -743,11 +743,16 @@ impl<'e, 'a> Searcher<'e, 'a> {
             || self.board.shape(p, me.opponent()) >= Shape::OpenThree
     }
 
-    /// A leaf: a short VCF look for the side to move, else the static evaluation.
-    fn leaf(&mut self, ply: usize) -> i32 {
+    /// A leaf: the static evaluation, or a win when a short VCF look for the side to move finds
+    /// one. The look is skipped when the evaluation already reaches `beta`: a win could only
+    /// raise a value that already fails high.
+    fn leaf(&mut self, ply: usize, beta: i32) -> i32 {
+        let value = self.evaluate();
+        if value >= beta {
+            return value;
+        }
         let me = self.board.side_to_move();
-        let has_fours = has_four_point(&self.board, me);
-        if has_fours {
+        if has_four_point(&self.board, me) {
             let found = self.vcf.solve(
                 &mut self.board,
                 LEAF_VCF_FOURS,
@@ -760,7 +765,7 @@ impl<'e, 'a> Searcher<'e, 'a> {
                 return MATE - (ply as u32 + self.vcf.win_plies()) as i32;
             }
         }
-        self.evaluate()
+        value
     }
 }
 
