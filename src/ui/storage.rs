@@ -1,8 +1,9 @@
 //! What the app keeps between runs: the preferences (under the user's config directory) and the
-//! game in progress (autosaved under the user's data directory after every move, by the
-//! [`Autosaver`] thread so that a slow disk never stalls the window). Both are small `key=value`
-//! text files written atomically (a synced temporary file, then a rename), so a crash never
-//! leaves half a file behind; an autosave that cannot be read is kept aside, not overwritten.
+//! game in progress with its evaluation graph (autosaved under the user's data directory after
+//! every move, by the [`Autosaver`] thread so that a slow disk never stalls the window). Both
+//! are small `key=value` text files written atomically (a synced temporary file, then a
+//! rename), so a crash never leaves half a file behind; an autosave that cannot be read is kept
+//! aside, not overwritten.
 
 use crate::game::record::{self, RecordError};
 use crate::game::{EndReason, ForbiddenPolicy, Game};
@@ -181,14 +182,17 @@ impl Preferences {
     }
 }
 
-/// A game as autosaved: the mode, the rule, the moves, and how it ended when the moves alone
-/// do not say (time, resignation, agreement).
+/// A game as autosaved: the mode, the rule, the moves, how it ended when the moves alone do
+/// not say (time, resignation, agreement), and the engine's evaluations.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SavedGame {
     pub mode: Mode,
     pub rule: Rule,
     pub moves: Vec<Move>,
     pub ending: Option<Ending>,
+    /// The evaluation graph: `evals[n]` after `n` moves, if the engine gave one; never longer
+    /// than the moves plus one.
+    pub evals: Vec<Option<f64>>,
 }
 
 /// An end of a game that is not a move.
@@ -253,7 +257,14 @@ impl SavedGame {
             rule: game.rule(),
             moves: game.moves().to_vec(),
             ending: Ending::of(game),
+            evals: Vec::new(),
         }
+    }
+
+    /// The same game with these evaluations (those past the last position are dropped).
+    pub fn with_evals(mut self, evals: &[Option<f64>]) -> SavedGame {
+        self.evals = evals.iter().take(self.moves.len() + 1).copied().collect();
+        self
     }
 
     pub fn to_text(&self) -> String {
@@ -269,23 +280,33 @@ impl SavedGame {
             .ending
             .map(|ending| format!("ended={}\n", ending.to_text()))
             .unwrap_or_default();
+        // `{}` writes the shortest text that reads back as the same f64.
+        let evals: Vec<String> = self
+            .evals
+            .iter()
+            .map(|value| value.map_or_else(|| "-".to_string(), |value| value.to_string()))
+            .collect();
         format!(
-            "# Gobang game in progress\nmode={}\nrule={}\nmoves={}\n{ending}",
+            "# Gobang game in progress\nmode={}\nrule={}\nmoves={}\n{ending}evals={}\n",
             self.mode.key(),
             rule_key(self.rule),
-            moves.join(" ")
+            moves.join(" "),
+            evals.join(" ")
         )
     }
 
-    /// Reads an autosave; `None` if it is damaged.
+    /// Reads an autosave; `None` if it is damaged. The evaluations are optional: a missing or
+    /// unreadable `evals` line only loses the graph, not the game.
     pub fn parse(text: &str) -> Option<SavedGame> {
         let mut mode = None;
         let mut rule = None;
         let mut moves = None;
         let mut ending = None;
+        let mut evals = None;
         for (key, value) in pairs(text) {
             match key {
                 "ended" => ending = Some(Ending::parse(value)?),
+                "evals" => evals = parse_evals(value),
                 "mode" => mode = Mode::from_key(value),
                 "rule" => rule = value.parse().ok(),
                 "moves" => {
@@ -300,12 +321,14 @@ impl SavedGame {
                 _ => {}
             }
         }
-        Some(SavedGame {
+        let saved = SavedGame {
             mode: mode?,
             rule: rule?,
             moves: moves?,
             ending,
-        })
+            evals: Vec::new(),
+        };
+        Some(saved.with_evals(&evals.unwrap_or_default()))
     }
 
     /// Replays the moves (the forbidden policy is applied to the replayed game too).
@@ -326,6 +349,21 @@ impl SavedGame {
         game.set_forbidden_policy(policy);
         Some(game)
     }
+}
+
+/// Space-separated evaluations, `-` for a position without one; `None` unless every one is a
+/// finite number or `-`.
+fn parse_evals(text: &str) -> Option<Vec<Option<f64>>> {
+    text.split_whitespace()
+        .map(|value| match value {
+            "-" => Some(None),
+            _ => value
+                .parse::<f64>()
+                .ok()
+                .filter(|v| v.is_finite())
+                .map(Some),
+        })
+        .collect()
 }
 
 /// Where the files live.
@@ -367,17 +405,19 @@ impl Storage {
         write_atomically(&self.preferences, &prefs.to_text())
     }
 
-    /// The autosaved game, replayed under `policy`. An autosave that cannot be read or
-    /// replayed is renamed to `autosave.damaged`, so that the next autosave does not destroy
-    /// what is left of it.
+    /// The autosaved game, replayed under `policy`, with its evaluations. An autosave that
+    /// cannot be read or replayed is renamed to `autosave.damaged`, so that the next autosave
+    /// does not destroy what is left of it.
     pub fn restore_game(&self, policy: ForbiddenPolicy) -> Restored {
         let Ok(text) = fs::read_to_string(&self.autosave) else {
             return Restored::Nothing;
         };
-        let replayed =
-            SavedGame::parse(&text).and_then(|saved| Some((saved.mode, saved.to_game(policy)?)));
-        if let Some((mode, game)) = replayed {
-            return Restored::Game(mode, Box::new(game));
+        let replayed = SavedGame::parse(&text).and_then(|saved| {
+            let game = saved.to_game(policy)?;
+            Some((saved.mode, game, saved.evals))
+        });
+        if let Some((mode, game, evals)) = replayed {
+            return Restored::Game(mode, Box::new(game), evals);
         }
         let kept = self.autosave.with_extension("damaged");
         Restored::Damaged(fs::rename(&self.autosave, &kept).is_ok().then_some(kept))
@@ -392,8 +432,8 @@ impl Storage {
 pub enum Restored {
     /// There was no autosave.
     Nothing,
-    /// The game in progress and who played it.
-    Game(Mode, Box<Game>),
+    /// The game in progress, who played it, and its evaluations (as in [`SavedGame::evals`]).
+    Game(Mode, Box<Game>, Vec<Option<f64>>),
     /// The autosave could not be read or replayed; it is kept at this path, if it could be
     /// moved there.
     Damaged(Option<PathBuf>),
@@ -514,6 +554,98 @@ mod tests {
     }
 
     #[test]
+    fn saved_game_round_trips_its_evaluations() {
+        let mut game = Game::new(Rule::Renju);
+        for p in ["h8", "h9", "j8"] {
+            game.play(p.parse().unwrap()).unwrap();
+        }
+        // As the window computes them (v / (|v| + 400)), one per position, and one too many.
+        let evals = [
+            Some(0.0),
+            None,
+            Some(-137.0 / 537.0),
+            Some(1.0 / 3.0),
+            Some(0.5),
+        ];
+        let saved = SavedGame::from_game(Mode::HumanBlack, &game).with_evals(&evals);
+        assert_eq!(saved.evals, evals[..4], "no longer than the moves plus one");
+        let text = saved.to_text();
+        assert!(
+            text.contains("\nevals=0 - -0.25512104283054005 0.3333333333333333\n"),
+            "{text}"
+        );
+        let parsed = SavedGame::parse(&text).unwrap();
+        assert_eq!(parsed, saved);
+        assert_eq!(parsed.evals, evals[..4], "every value reads back exactly");
+
+        let dir = std::env::temp_dir().join(format!("gobang-evals-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        let storage = Storage::in_dir(&dir);
+        storage.save_game(&saved).unwrap();
+        let Restored::Game(_, restored, restored_evals) =
+            storage.restore_game(ForbiddenPolicy::Refuse)
+        else {
+            panic!("the autosave was not restored");
+        };
+        assert_eq!(restored.moves(), game.moves());
+        assert_eq!(restored_evals, evals[..4]);
+        let _ = fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn an_autosave_without_evaluations_still_restores() {
+        let dir = std::env::temp_dir().join(format!("gobang-old-autosave-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        let storage = Storage::in_dir(&dir);
+        // As written before the evaluations were saved.
+        fs::write(
+            &storage.autosave,
+            "# Gobang game in progress\nmode=human-white\nrule=renju\nmoves=h8 h9\n",
+        )
+        .unwrap();
+        let Restored::Game(mode, game, evals) = storage.restore_game(ForbiddenPolicy::Refuse)
+        else {
+            panic!("an autosave without evaluations is restored");
+        };
+        assert_eq!(mode, Mode::HumanWhite);
+        assert_eq!(game.moves().len(), 2);
+        assert!(evals.is_empty());
+        let _ = fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_malformed_evals_line_only_loses_the_evaluations() {
+        for evals in ["0.5 abc", "0.1 NaN", "inf", "-1e400", "0,5", "0.1 -- 0.2"] {
+            let text = format!("mode=two-players\nrule=renju\nmoves=h8 h9\nevals={evals}\n");
+            let saved = SavedGame::parse(&text).unwrap();
+            assert_eq!(saved.moves.len(), 2, "{evals}");
+            assert!(saved.evals.is_empty(), "{evals}");
+        }
+        // Values past the last position are dropped.
+        let saved =
+            SavedGame::parse("mode=two-players\nrule=renju\nmoves=h8\nevals=0.1 - 0.3").unwrap();
+        assert_eq!(saved.evals, [Some(0.1), None]);
+
+        let dir = std::env::temp_dir().join(format!("gobang-bad-evals-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        let storage = Storage::in_dir(&dir);
+        fs::write(
+            &storage.autosave,
+            "mode=two-players\nrule=renju\nmoves=h8 h9\nevals=0.1 oops\n",
+        )
+        .unwrap();
+        let Restored::Game(_, game, evals) = storage.restore_game(ForbiddenPolicy::Refuse) else {
+            panic!("a malformed evals line does not damage the autosave");
+        };
+        assert_eq!(game.moves().len(), 2);
+        assert!(evals.is_empty());
+        assert!(storage.autosave.exists(), "not kept aside");
+        let _ = fs::remove_dir_all(&dir);
+    }
+
+    #[test]
     fn a_game_that_ended_off_the_board_stays_ended() {
         let mut game = Game::new(Rule::Renju);
         game.play(Pos::CENTER).unwrap();
@@ -577,7 +709,8 @@ mod tests {
             autosaver.save(SavedGame::from_game(Mode::TwoPlayers, &game));
         }
         autosaver.finish();
-        let Restored::Game(mode, restored) = storage.restore_game(ForbiddenPolicy::Refuse) else {
+        let Restored::Game(mode, restored, _) = storage.restore_game(ForbiddenPolicy::Refuse)
+        else {
             panic!("the autosave was not restored");
         };
         assert_eq!(mode, Mode::TwoPlayers);

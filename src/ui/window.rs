@@ -86,7 +86,7 @@ struct State {
     task: Option<Task>,
     /// The latest engine report and the side it was searching for.
     info: Option<(Color, SearchInfo)>,
-    /// Evaluation for Black in -1..1, by number of moves played.
+    /// Evaluation for Black in -1..1, by number of moves played (autosaved with the game).
     evals: Vec<Option<f64>>,
     /// The moves the list shows.
     listed: Vec<Move>,
@@ -163,12 +163,13 @@ impl GameWindow {
 
         let prefs = storage.load_preferences();
         let fresh = || Game::new(prefs.rule).with_forbidden_policy(prefs.forbidden_policy);
-        let (mode, game, notice) = match storage.restore_game(prefs.forbidden_policy) {
-            Restored::Game(mode, game) => (mode, *game, None),
-            Restored::Nothing => (prefs.mode, fresh(), None),
+        let (mode, game, evals, notice) = match storage.restore_game(prefs.forbidden_policy) {
+            Restored::Game(mode, game, evals) => (mode, *game, evals, None),
+            Restored::Nothing => (prefs.mode, fresh(), Vec::new(), None),
             Restored::Damaged(kept) => (
                 prefs.mode,
                 fresh(),
+                Vec::new(),
                 Some(match kept {
                     Some(kept) => format!(
                         "The saved game could not be read; it is kept in {}",
@@ -206,7 +207,8 @@ impl GameWindow {
                 forbidden: Vec::new(),
                 task: None,
                 info: None,
-                evals: Vec::new(),
+                // Sized to the moves by `position_changed` below.
+                evals,
                 listed: Vec::new(),
                 last_toast: None,
                 last_error: None,
@@ -571,11 +573,11 @@ impl Inner {
         self.state.borrow_mut().task = None;
     }
 
-    /// Queues the live game for the autosave thread.
+    /// Queues the live game and its evaluations for the autosave thread.
     fn autosave(&self) {
         let saved = {
             let state = self.state.borrow();
-            SavedGame::from_game(state.mode, &state.game)
+            SavedGame::from_game(state.mode, &state.game).with_evals(&state.evals)
         };
         self.autosaver.borrow().save(saved);
     }
