@@ -279,7 +279,6 @@ fn defences(board: &mut Board, out: &mut Vec<(Pos, i32)>) {
     let me = board.side_to_move();
     let opp = me.opponent();
     let mut marked = [false; 256];
-    let mut candidates = Vec::with_capacity(48);
     // Whether some threat is a four-three or double four rather than an open four to be.
     let mut four_threat = false;
     for t in board.four_or_more_points(opp) {
@@ -289,7 +288,7 @@ fn defences(board: &mut Board, out: &mut Vec<(Pos, i32)>) {
         four_threat |= board.shape(t, opp) != Shape::OpenFour;
         if !marked[t.index()] {
             marked[t.index()] = true;
-            candidates.push(t);
+            push_if_block(board, t, out);
         }
         // Only the lines that make up the threat can be broken.
         for (dir_index, &dir) in DIRECTIONS.iter().enumerate() {
@@ -301,21 +300,10 @@ fn defences(board: &mut Board, out: &mut Vec<(Pos, i32)>) {
                     let q = t.step(dir, sign * distance);
                     if q.is_on_board() && !marked[q.index()] && board.is_empty(q) {
                         marked[q.index()] = true;
-                        candidates.push(q);
+                        push_if_block(board, q, out);
                     }
                 }
             }
-        }
-    }
-    for &q in &candidates {
-        if !is_playable(board, q) {
-            continue;
-        }
-        board.make_move(q);
-        let defends = !has_threat(board, opp);
-        board.undo();
-        if defends {
-            out.push((q, shape_score(board, q) + 2000));
         }
     }
     // Own fours gain a tempo. Own open threes only count against a four-three or double four:
@@ -343,6 +331,21 @@ fn defences(board: &mut Board, out: &mut Vec<(Pos, i32)>) {
         {
             out.push((p, shape_score(board, p)));
         }
+    }
+}
+
+/// Adds empty `q` to `out` (ordered first, as a block) if the side to move may play there and
+/// doing so leaves the opponent no winning threat.
+fn push_if_block(board: &mut Board, q: Pos, out: &mut Vec<(Pos, i32)>) {
+    if !is_playable(board, q) {
+        return;
+    }
+    let opp = board.side_to_move().opponent();
+    board.make_move(q);
+    let defends = !has_threat(board, opp);
+    board.undo();
+    if defends {
+        out.push((q, shape_score(board, q) + 2000));
     }
 }
 

@@ -141,7 +141,8 @@ impl Vcf {
             0 => {
                 four_points(board, me, &mut moves);
                 let last = last_own_move(board);
-                moves.sort_by_cached_key(|&p| {
+                // A stable sort: equal keys keep the point order. (Short lists: no allocation.)
+                moves.sort_by_key(|&p| {
                     let shape = board.shape(p, me);
                     let distance = last.map_or(0, |q| p.distance(q) as i32);
                     (std::cmp::Reverse(shape), distance)
