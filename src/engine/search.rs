@@ -241,10 +241,10 @@ impl<'e, 'a> Searcher<'e, 'a> {
         Ok(root_moves)
     }
 
-    /// The main thread's work before iterative deepening ([`Searcher::search_root`]): the root moves, a VCF and a bounded
-    /// VCT at the root (either ends the search with its win), and the root moves after which the
-    /// opponent wins by VCT left out. Returns the root moves to search, best-looking first, or
-    /// the answer when there is nothing to search.
+    /// The main thread's work before iterative deepening ([`Searcher::search_root`]): the root
+    /// moves, a VCF and a bounded VCT at the root (either ends the search with its win), and the
+    /// root moves after which the opponent wins by VCT left out. Returns the root moves to
+    /// search, best-looking first, or the answer when there is nothing to search.
     pub fn prepare_root(
         &mut self,
         on_info: &mut dyn FnMut(&SearchInfo),
