@@ -168,7 +168,7 @@ mod tests {
     use super::*;
     use crate::engine::movegen::{analyse, generate};
     use crate::engine::Weights;
-    use crate::rules::{Move, Pos, Rule};
+    use crate::rules::{Move, Rule};
     use std::sync::atomic::Ordering;
 
     /// A midgame position (Black to move) and all its root moves.
