@@ -508,6 +508,16 @@ impl Drop for Autosaver {
 mod tests {
     use super::*;
 
+    /// An empty directory of this test's own (what an earlier run left there is removed) and
+    /// the storage in it.
+    fn fresh_storage(name: &str) -> (PathBuf, Storage) {
+        let dir = std::env::temp_dir().join(format!("gobang-{name}-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        let storage = Storage::in_dir(&dir);
+        (dir, storage)
+    }
+
     #[test]
     fn preferences_round_trip() {
         let prefs = Preferences {
@@ -578,9 +588,7 @@ mod tests {
         assert_eq!(parsed, saved);
         assert_eq!(parsed.evals, evals[..4], "every value reads back exactly");
 
-        let dir = std::env::temp_dir().join(format!("gobang-evals-{}", std::process::id()));
-        let _ = fs::remove_dir_all(&dir);
-        let storage = Storage::in_dir(&dir);
+        let (dir, storage) = fresh_storage("evals");
         storage.save_game(&saved).unwrap();
         let Restored::Game(_, restored, restored_evals) =
             storage.restore_game(ForbiddenPolicy::Refuse)
@@ -594,10 +602,7 @@ mod tests {
 
     #[test]
     fn an_autosave_without_evaluations_still_restores() {
-        let dir = std::env::temp_dir().join(format!("gobang-old-autosave-{}", std::process::id()));
-        let _ = fs::remove_dir_all(&dir);
-        fs::create_dir_all(&dir).unwrap();
-        let storage = Storage::in_dir(&dir);
+        let (dir, storage) = fresh_storage("old-autosave");
         // As written before the evaluations were saved.
         fs::write(
             &storage.autosave,
@@ -627,10 +632,7 @@ mod tests {
             SavedGame::parse("mode=two-players\nrule=renju\nmoves=h8\nevals=0.1 - 0.3").unwrap();
         assert_eq!(saved.evals, [Some(0.1), None]);
 
-        let dir = std::env::temp_dir().join(format!("gobang-bad-evals-{}", std::process::id()));
-        let _ = fs::remove_dir_all(&dir);
-        fs::create_dir_all(&dir).unwrap();
-        let storage = Storage::in_dir(&dir);
+        let (dir, storage) = fresh_storage("bad-evals");
         fs::write(
             &storage.autosave,
             "mode=two-players\nrule=renju\nmoves=h8 h9\nevals=0.1 oops\n",
@@ -698,9 +700,7 @@ mod tests {
 
     #[test]
     fn the_autosaver_writes_the_newest_game_before_it_finishes() {
-        let dir = std::env::temp_dir().join(format!("gobang-autosaver-{}", std::process::id()));
-        let _ = fs::remove_dir_all(&dir);
-        let storage = Storage::in_dir(&dir);
+        let (dir, storage) = fresh_storage("autosaver");
         let (outcomes, reports) = async_channel::unbounded();
         let mut autosaver = Autosaver::new(storage.clone(), outcomes).unwrap();
         let mut game = Game::new(Rule::Renju);
@@ -724,10 +724,7 @@ mod tests {
 
     #[test]
     fn a_damaged_autosave_is_kept_aside() {
-        let dir = std::env::temp_dir().join(format!("gobang-damaged-{}", std::process::id()));
-        let _ = fs::remove_dir_all(&dir);
-        fs::create_dir_all(&dir).unwrap();
-        let storage = Storage::in_dir(&dir);
+        let (dir, storage) = fresh_storage("damaged");
         fs::write(
             &storage.autosave,
             "mode=two-players\nrule=renju\nmoves=h8 z99",
