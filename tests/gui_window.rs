@@ -141,6 +141,20 @@ fn a_hint_marks_a_point_without_playing_it() {
     assert_eq!(hint.color, Color::Black);
     assert_eq!(window.moves().len(), 2, "a hint does not play");
     assert!(window.last_toast().unwrap_or_default().starts_with("Hint:"));
+    // The hint's evaluation (move 2's bar of the graph) is autosaved at once.
+    let autosave = Storage::in_dir(&dir).autosave;
+    let hint_eval_saved = || {
+        std::fs::read_to_string(&autosave).is_ok_and(|text| {
+            text.lines()
+                .find_map(|line| line.strip_prefix("evals="))
+                .and_then(|evals| evals.split_whitespace().nth(2))
+                .is_some_and(|value| value.parse::<f64>().is_ok())
+        })
+    };
+    assert!(
+        wait_until(DEADLINE, hint_eval_saved),
+        "the hint's evaluation was not autosaved"
+    );
     // Playing a move clears the hint.
     click(&window, hint.pos);
     assert_eq!(window.moves().len(), 3);

@@ -757,6 +757,8 @@ impl Inner {
                     None => "The AI has no move to suggest".to_string(),
                 };
                 drop(state);
+                // The hint's evaluation went into the graph: keep it even if the app dies now.
+                self.autosave();
                 self.toast(&text);
                 self.refresh();
             }
