@@ -18,7 +18,7 @@ use super::movegen::{
 };
 use super::time::TimeControl;
 use super::tt::{Bound, Table};
-use super::vcf::Vcf;
+use super::vcf::{Fours, Vcf};
 use super::vct::Vct;
 use super::{Score, SearchInfo, SearchResult};
 use crate::rules::{Board, Move, Pos, Shape};
@@ -259,6 +259,7 @@ impl<'e, 'a> Searcher<'e, 'a> {
         if vcf_budget > 0 {
             if let Some(line) = self.vcf.solve(
                 &mut self.board,
+                Fours::All,
                 ROOT_VCF_FOURS,
                 vcf_budget,
                 &mut self.clock,
@@ -720,6 +721,7 @@ impl<'e, 'a> Searcher<'e, 'a> {
         self.board.pass();
         let found = self.vcf.solve(
             &mut self.board,
+            Fours::Constructive,
             THREAT_VCF_FOURS,
             budget,
             &mut self.clock,
@@ -755,6 +757,7 @@ impl<'e, 'a> Searcher<'e, 'a> {
         if has_four_point(&self.board, me) {
             let found = self.vcf.solve(
                 &mut self.board,
+                Fours::Constructive,
                 LEAF_VCF_FOURS,
                 LEAF_VCF_NODES,
                 &mut self.clock,
@@ -820,9 +823,10 @@ mod tests {
         assert_eq!(analyse(&mut searcher.board), Status::Quiet);
         searcher.board.pass();
         let mut clock = TimeControl::new(&Limits::depth(8), &stop);
-        let white_vcf = searcher
-            .vcf
-            .solve(&mut searcher.board, 4, 10_000, &mut clock, 0);
+        let white_vcf =
+            searcher
+                .vcf
+                .solve(&mut searcher.board, Fours::All, 4, 10_000, &mut clock, 0);
         searcher.board.undo();
         assert!(white_vcf.is_some(), "White wins by VCF with a free move");
         let beta = searcher.evaluate();

@@ -9,7 +9,7 @@ use super::movegen::{
     analyse, generate, has_four_point, has_threat, is_playable, vcf_defences, Status,
 };
 use super::time::TimeControl;
-use super::vcf::Vcf;
+use super::vcf::{Fours, Vcf};
 use crate::rules::{Board, Pos, Shape};
 
 const TABLE_BITS: u32 = 16;
@@ -109,6 +109,7 @@ impl Vct {
     fn vcf(&mut self, board: &mut Board, run: &mut Run) -> Option<(Pos, u32)> {
         let found = run.vcf.solve(
             board,
+            Fours::All,
             VCF_FOURS,
             VCF_NODES,
             run.clock,
@@ -218,6 +219,7 @@ impl Vct {
                 let line = if has_four_point(board, board.side_to_move()) {
                     let found = run.vcf.solve(
                         board,
+                        Fours::Constructive,
                         THREAT_FOURS,
                         THREAT_NODES,
                         run.clock,
