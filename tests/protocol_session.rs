@@ -1,6 +1,7 @@
 //! Drives the real `pbrain-gobang` binary through its stdin/stdout: a scripted Gomocup session
-//! (START, INFO with thread_num 2, ABOUT, YXSHOWINFO, BEGIN, TURN, BOARD, TAKEBACK, YXBOARD +
-//! YXSHOWFORBID on the forbidden-move fixtures, YXSTOP, queued commands, malformed lines, END).
+//! (START, INFO with thread_num 2, ABOUT, YXSHOWINFO, BEGIN, TURN, BOARD, TAKEBACK, YXNBEST,
+//! YXBOARD + YXSHOWFORBID on the forbidden-move fixtures, YXSTOP, queued commands, malformed
+//! lines, END).
 //! Search limits stay tiny.
 
 use gobang::rules::{Board, Color, Pos, Rule};
@@ -187,6 +188,20 @@ fn scripted_session() {
     assert!(parse_move(&brain.reply()).is_some());
     assert!(brain.reply().starts_with("name="));
     assert_eq!(brain.reply(), "FORBID .");
+
+    // YXNBEST answers with a move and plays it on the brain's board (as Rapfi does): taking that
+    // stone back works, and a second YXNBEST never answers the same point.
+    assert_eq!(brain.ask("RESTART"), "OK");
+    brain.send("YXBOARD");
+    brain.send("7,7,2");
+    brain.send("8,8,1");
+    brain.send("DONE");
+    let best = brain.expect_move("YXNBEST 1");
+    assert!(![(7, 7), (8, 8)].contains(&best.to_gomocup()), "{best:?}");
+    let next = brain.expect_move("YXNBEST 1");
+    assert_ne!(next, best, "the first YXNBEST move was not kept");
+    assert_eq!(brain.ask(&format!("TAKEBACK {}", gomocup(next))), "OK");
+    assert_eq!(brain.ask(&format!("TAKEBACK {}", gomocup(best))), "OK");
 
     // YXSTOP answers at once even with a long clock (two search threads are running).
     brain.tell("INFO timeout_turn 60000");
