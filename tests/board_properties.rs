@@ -1,9 +1,10 @@
 //! Property tests of the layered board: random games with undo at random points keep layers 2
-//! and 3 (and the Zobrist key) equal to a from-scratch recomputation; the same stones placed in
-//! another order give the same key and shapes; and the table-driven renju judge agrees with a
-//! slow judge written here directly from the RIF definitions, on random crowded positions.
+//! and 3 (and the Zobrist key) equal to a from-scratch recomputation, with layer 3's line-shape
+//! pair the two strongest of layer 2's lines; the same stones placed in another order give the
+//! same key and shapes; and the table-driven renju judge agrees with a slow judge written here
+//! directly from the RIF definitions, on random crowded positions.
 
-use gobang::rules::{Board, Color, ForbiddenKind, Pos, Rule};
+use gobang::rules::{Board, Color, ForbiddenKind, LineShape, Pos, Rule};
 use proptest::prelude::*;
 
 fn rule_strategy() -> impl Strategy<Value = Rule> {
@@ -59,6 +60,15 @@ proptest! {
             }
             if let Err(difference) = board.verify_layers() {
                 prop_assert!(false, "{difference}\n{board:?}");
+            }
+        }
+        for p in empty_points(&board) {
+            for color in [Color::Black, Color::White] {
+                let mut lines: Vec<LineShape> =
+                    (0..4).map(|dir| board.line_shape(p, color, dir)).collect();
+                lines.sort_unstable_by(|a, b| b.cmp(a));
+                let pair = board.shape_pair(p, color);
+                prop_assert_eq!((pair.strongest, pair.second), (lines[0], lines[1]));
             }
         }
         while board.undo().is_some() {}

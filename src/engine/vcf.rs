@@ -271,18 +271,8 @@ const CONSTRUCTIVE_KEY: u64 = 0x9E37_79B9_7F4A_7C15;
 /// Whether `color`'s four on `p` also makes a three or better along another line, or more than a
 /// single four along its own.
 fn is_constructive_four(board: &Board, color: Color, p: Pos) -> bool {
-    let mut strongest = LineShape::None;
-    let mut second = LineShape::None;
-    for dir in 0..4 {
-        let shape = board.line_shape(p, color, dir);
-        if shape > strongest {
-            second = strongest;
-            strongest = shape;
-        } else if shape > second {
-            second = shape;
-        }
-    }
-    strongest > LineShape::Four || second >= LineShape::Three
+    let pair = board.shape_pair(p, color);
+    pair.strongest > LineShape::Four || pair.second >= LineShape::Three
 }
 
 /// The side to move's last stone (two plies back), to search fours near it first.

@@ -286,6 +286,12 @@ impl Board {
         shape::entry_shape(self.combined[p.index()][color.index()])
     }
 
+    /// Layer 3: the two strongest line shapes a `color` stone on empty point `p` would make.
+    #[inline]
+    pub fn shape_pair(&self, p: Pos, color: Color) -> LineShapePair {
+        LineShapePair::from_index(entry_pair(self.combined[p.index()][color.index()]))
+    }
+
     /// The empty points where `color` would make [`Shape::Four`] or more. Kept incrementally:
     /// no scan of the board.
     #[inline]

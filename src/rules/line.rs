@@ -47,7 +47,7 @@ impl LineShape {
         LineShape::Five,
     ];
 
-    pub fn from_u8(value: u8) -> LineShape {
+    pub const fn from_u8(value: u8) -> LineShape {
         LineShape::ALL[value as usize]
     }
 

@@ -97,14 +97,15 @@ impl LineShapePair {
         a * (a + 1) / 2 + b
     }
 
+    /// The pair with index `index` (in `0..PAIR_COUNT`).
+    #[inline]
+    pub fn from_index(index: usize) -> LineShapePair {
+        PAIRS[index]
+    }
+
     /// Every pair, in index order.
     pub fn all() -> impl Iterator<Item = LineShapePair> {
-        (0..10u8).flat_map(|a| {
-            (0..=a).map(move |b| LineShapePair {
-                strongest: LineShape::from_u8(a),
-                second: LineShape::from_u8(b),
-            })
-        })
+        PAIRS.iter().copied()
     }
 
     /// The combined shape of these two lines alone. A point's weaker two lines can only turn a
@@ -115,6 +116,27 @@ impl LineShapePair {
         entry_shape(combine_uncached(lines))
     }
 }
+
+/// Every [`LineShapePair`], at its index.
+const PAIRS: [LineShapePair; PAIR_COUNT] = {
+    let mut pairs = [LineShapePair {
+        strongest: LineShape::None,
+        second: LineShape::None,
+    }; PAIR_COUNT];
+    let mut strongest = 0;
+    while strongest < 10 {
+        let mut second = 0;
+        while second <= strongest {
+            pairs[strongest * (strongest + 1) / 2 + second] = LineShapePair {
+                strongest: LineShape::from_u8(strongest as u8),
+                second: LineShape::from_u8(second as u8),
+            };
+            second += 1;
+        }
+        strongest += 1;
+    }
+    pairs
+};
 
 /// The combination table: index it with [`PackedLines`].
 pub fn table() -> &'static [CombinedEntry] {
@@ -296,6 +318,11 @@ mod tests {
         assert_eq!(entry_shape(entry), Shape::Four);
         let indices: Vec<usize> = LineShapePair::all().map(LineShapePair::index).collect();
         assert_eq!(indices, (0..PAIR_COUNT).collect::<Vec<_>>());
+        assert_eq!(LineShapePair::from_index(entry_pair(entry)), pair);
+        for pair in LineShapePair::all() {
+            assert!(pair.strongest >= pair.second);
+            assert_eq!(LineShapePair::from_index(pair.index()), pair);
+        }
         let double_three = LineShapePair {
             strongest: L::OpenThree,
             second: L::OpenThree,
