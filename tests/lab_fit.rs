@@ -1,6 +1,7 @@
 //! Drives `gobang-lab fit`: games are played with `gobang-lab selfplay` into a folder (with one
 //! unreadable record beside them), then fitted; the fit must lower the training loss, skip the bad
-//! file with a message, and write a weights file the engine can load.
+//! file with a message, and write a weights file the engine can load. A labels file (positions
+//! with target scores, two of its lines malformed) is fitted the same way.
 
 use gobang::engine::Weights;
 use std::path::Path;
@@ -66,7 +67,10 @@ fn fitting_played_games_lowers_the_loss_and_writes_weights() {
         "--out",
         weights.to_str().expect("utf-8 path"),
     ]);
-    assert!(out.contains("12 games (1 skipped)"), "{out}");
+    assert!(
+        out.contains("12 games, 0 labelled positions (1 skipped)"),
+        "{out}"
+    );
     assert!(err.contains("broken.psq"), "{err}");
     assert!(out.contains("player offset"), "{out}");
     let (start, fitted) = losses(&out, "training");
@@ -74,4 +78,49 @@ fn fitting_played_games_lowers_the_loss_and_writes_weights() {
     losses(&out, "validation");
     let fitted_weights = Weights::load(&weights).expect("the engine reads the fitted weights");
     assert_ne!(fitted_weights, Weights::default());
+}
+
+#[test]
+fn fitting_labelled_positions_lowers_the_loss_and_skips_bad_lines() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("fit-labels");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    let labels = dir.join("labels.txt");
+    // Black's open three against White's scattered stones: good for Black whoever moves, so
+    // high when Black is to move and low when White is.
+    let mut text = String::from("# target, then the moves from the empty board\n");
+    for (target, moves) in [
+        (0.9, "h8 a1 i8 a15 j8 o1"),
+        (0.1, "h8 a1 i8 a15 j8 o1 a3"),
+        (0.8, "h8 h9 i8 i9 f8 o15"),
+        (0.3, "h8 h9 i8 i9 f8 o15 a1"),
+        (0.6, "h8 g7 g8 f9 i9 j10"),
+        (0.5, "h8 g7 g8 f9 i9 j10 a1"),
+    ] {
+        text.push_str(&format!("{target} {moves}\n"));
+    }
+    text.push_str("1.5 h8 h9 h10 h11 h12 h13\n");
+    text.push_str("0.5 h8 h9 h8 h10 h11 h12\n");
+    std::fs::write(&labels, text).expect("write the labels");
+    let weights = dir.join("fitted.txt");
+    let (out, err) = lab(&[
+        "fit",
+        "--labels",
+        labels.to_str().expect("utf-8 path"),
+        "--steps",
+        "300",
+        "--holdout",
+        "0",
+        "--out",
+        weights.to_str().expect("utf-8 path"),
+    ]);
+    assert!(
+        out.contains("0 games, 6 labelled positions (2 skipped)"),
+        "{out}"
+    );
+    assert!(err.contains("line 8: target 1.5"), "{err}");
+    assert!(err.contains("line 9: h8 is played twice"), "{err}");
+    let (start, fitted) = losses(&out, "training");
+    assert!(fitted < start, "training loss did not drop: {out}");
+    Weights::load(&weights).expect("the engine reads the fitted weights");
 }

@@ -8,6 +8,10 @@
 //! is kept out of the fit and reported separately, so that over-fitting shows. The result is a
 //! weights file; whether it plays better is for `selfplay` to measure.
 //!
+//! Positions can also come labelled (`--labels`): a target score per position, such as a deeper
+//! search's value turned into an expected score, instead of the game's result (distillation
+//! rather than the Texel method). Every `holdout`-th labelled position is kept out.
+//!
 //! Games between players of unequal strength would teach the weights to recognise the stronger
 //! player's style rather than good positions. So when the records name their players, each player
 //! gets a strength offset of its own, fitted along with the weights (added to the evaluation of
@@ -17,14 +21,18 @@ use anyhow::{bail, Context};
 use clap::Args;
 use gobang::engine::eval::{self, Weights};
 use gobang::game::record::{write_atomically, GameRecord, RecordFormat};
-use gobang::rules::{Board, Move, Rule, Shape};
+use gobang::rules::{Board, Move, Pos, Rule, Shape};
 use std::path::{Path, PathBuf};
 
 #[derive(Args, Debug)]
 pub struct FitArgs {
     /// Game records (files, or folders whose record files are all read)
-    #[arg(required = true)]
+    #[arg(required_unless_present = "labels")]
     pub records: Vec<PathBuf>,
+    /// Labelled positions: lines `TARGET MOVES...`, the side to move's expected score (0 to 1,
+    /// e.g. from a deeper search) and the moves from the empty board (`h8 h9 ...`); `#` comments
+    #[arg(long)]
+    pub labels: Vec<PathBuf>,
     /// Rule the games were played under (psq files do not say)
     #[arg(long, default_value = "renju")]
     pub rule: Rule,
@@ -69,6 +77,8 @@ struct Dataset {
     train: Vec<Example>,
     validation: Vec<Example>,
     games: usize,
+    /// Labelled positions read (from `--labels` files).
+    positions: usize,
     skipped: usize,
     /// Player names, numbered in order of appearance.
     players: Vec<String>,
@@ -106,6 +116,23 @@ fn record_files(paths: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
     Ok(files)
 }
 
+/// The example of one position: its evaluation features and `target`, or `None` when a five can
+/// be made (the game is decided there, whatever the shapes say).
+fn position_example(board: &Board, target: f64) -> Option<Example> {
+    let me = board.side_to_move();
+    let quiet = board.shape_count(me, Shape::Five) == 0
+        && board.shape_count(me.opponent(), Shape::Five) == 0;
+    quiet.then(|| Example {
+        features: eval::features(board)
+            .into_iter()
+            .enumerate()
+            .filter(|(_, value)| *value != 0.0)
+            .map(|(index, value)| (index as u32, value))
+            .collect(),
+        target,
+    })
+}
+
 /// The examples of one game, or why it cannot be used.
 fn game_examples(
     path: &Path,
@@ -129,25 +156,21 @@ fn game_examples(
     let mut examples = Vec::new();
     for &mv in game.moves() {
         let me = board.side_to_move();
-        let quiet = board.shape_count(me, Shape::Five) == 0
-            && board.shape_count(me.opponent(), Shape::Five) == 0;
-        if quiet && board.stone_count() >= min_stones {
-            let target = match result.winner {
-                Some(winner) if winner == me => 1.0,
-                Some(_) => 0.0,
-                None => 0.5,
-            };
-            let mut features: Vec<(u32, f64)> = eval::features(&board)
-                .into_iter()
-                .enumerate()
-                .filter(|(_, value)| *value != 0.0)
-                .map(|(index, value)| (index as u32, value))
-                .collect();
-            if let Some(offsets) = offsets {
-                features.push((offsets[me.index()], 1.0));
-                features.push((offsets[me.opponent().index()], -1.0));
+        let target = match result.winner {
+            Some(winner) if winner == me => 1.0,
+            Some(_) => 0.0,
+            None => 0.5,
+        };
+        if board.stone_count() >= min_stones {
+            if let Some(mut example) = position_example(&board, target) {
+                if let Some(offsets) = offsets {
+                    example.features.push((offsets[me.index()], 1.0));
+                    example
+                        .features
+                        .push((offsets[me.opponent().index()], -1.0));
+                }
+                examples.push(example);
             }
-            examples.push(Example { features, target });
         }
         match mv {
             Move::Place(p) if board.is_empty(p) => board.make_move(p),
@@ -158,8 +181,66 @@ fn game_examples(
     Ok(examples)
 }
 
+/// The example of one labels-file line (`TARGET MOVES...`), `Ok(None)` for a position with a five
+/// to make or fewer than `min_stones` stones.
+fn labelled_example(line: &str, rule: Rule, min_stones: usize) -> anyhow::Result<Option<Example>> {
+    let mut words = line.split_whitespace();
+    let target: f64 = match words.next() {
+        Some(word) => word
+            .parse()
+            .with_context(|| format!("'{word}' is not a target score"))?,
+        None => bail!("empty line"),
+    };
+    if !(0.0..=1.0).contains(&target) {
+        bail!("target {target} is not between 0 and 1");
+    }
+    let mut board = Board::new(rule);
+    for word in words {
+        let p: Pos = word.parse()?;
+        if !board.is_empty(p) {
+            bail!("{p} is played twice");
+        }
+        board.make_move(p);
+    }
+    if board.stone_count() < min_stones {
+        return Ok(None);
+    }
+    Ok(position_example(&board, target))
+}
+
+/// Every usable line of the labels files, every `holdout`-th of them into validation.
+fn load_labels(args: &FitArgs, data: &mut Dataset) -> anyhow::Result<()> {
+    for path in &args.labels {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read labels file {}", path.display()))?;
+        for (number, line) in text.lines().enumerate() {
+            let line = line.trim();
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            match labelled_example(line, args.rule, args.min_stones) {
+                Ok(Some(example)) => {
+                    data.positions += 1;
+                    if args.holdout > 0 && data.positions % args.holdout == 0 {
+                        data.validation.push(example);
+                    } else {
+                        data.train.push(example);
+                    }
+                }
+                Ok(None) => {}
+                Err(error) => {
+                    data.skipped += 1;
+                    eprintln!("skipped {} line {}: {error:#}", path.display(), number + 1);
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
 fn load(args: &FitArgs) -> anyhow::Result<Dataset> {
     let mut data = Dataset::default();
+    load_labels(args, &mut data)?;
     for path in record_files(&args.records)? {
         match game_examples(&path, args.rule, args.min_stones, &mut data) {
             Ok(examples) => {
@@ -275,11 +356,12 @@ pub fn run(args: &FitArgs) -> anyhow::Result<()> {
     };
     let data = load(args)?;
     if data.train.is_empty() {
-        bail!("no usable positions in the records given");
+        bail!("no usable positions in the records and labels given");
     }
     println!(
-        "{} games ({} skipped): {} training positions, {} validation positions",
+        "{} games, {} labelled positions ({} skipped): {} training positions, {} validation positions",
         data.games,
+        data.positions,
         data.skipped,
         data.train.len(),
         data.validation.len()
@@ -314,8 +396,9 @@ pub fn run(args: &FitArgs) -> anyhow::Result<()> {
     let mut rounded = fitted_weights.to_vector();
     rounded.extend_from_slice(&fitted[Weights::COUNT..]);
     let mut header = format!(
-        "# gobang-lab fit: {} games ({} positions), rule {}, {} steps, rate {}, L2 {}{}{}\n",
+        "# gobang-lab fit: {} games, {} labelled positions ({} examples), rule {}, {} steps, rate {}, L2 {}{}{}\n",
         data.games,
+        data.positions,
         data.train.len() + data.validation.len(),
         args.rule.name(),
         args.steps,

@@ -27,7 +27,8 @@ enum Command {
     Bench(bench::Args),
     /// Time many short searches from outside; print how late the engine answers.
     Deadline(deadline::Args),
-    /// Fit the evaluation weights to finished games (Texel method); write a weights file.
+    /// Fit the evaluation weights to finished games (Texel method) or labelled positions; write a
+    /// weights file.
     Fit(fit::FitArgs),
     /// Run the puzzle collections and report what is solved and how fast.
     Puzzles(puzzles::Args),
