@@ -1,13 +1,13 @@
 //! Bounded VCT: victory by continuous threats, on top of the VCF solver.
 //!
-//! The attacker plays fours, threes, or quiet moves after which it threatens a VCF; the defender
-//! answers every threat with all its defences (the blocks of a three and its own fours and threes,
-//! or the points of the threatened VCF line). A position where the attacker's last move left no
-//! threat fails. Iterative deepening on the number of attacker moves, with a table of failures.
+//! The attacker plays fours, threes, or quiet moves after which it threatens a VCF; when the
+//! defender has a threat of its own (an open three), the attacker may also stop it with a move
+//! that makes a three of its own, keeping the initiative. The defender answers every threat with
+//! all its defences (the blocks of a three and its own fours and threes, or the points of the
+//! threatened VCF line). A position where the attacker's last move left no threat fails. Iterative
+//! deepening on the number of attacker moves, with a table of failures.
 
-use super::movegen::{
-    analyse, generate, has_four_point, has_threat, is_playable, vcf_defences, Status,
-};
+use super::movegen::{analyse, generate, has_four_point, is_playable, vcf_defences, Status};
 use super::time::TimeControl;
 use super::vcf::{Fours, Vcf};
 use crate::rules::{Board, Pos, Shape};
@@ -170,21 +170,19 @@ impl Vct {
         if depth <= 1 || self.aborted {
             return None;
         }
-        let opp = me.opponent();
         let mut moves: Vec<Pos> = Vec::new();
         if let Status::Forced(block) = status {
             moves.push(block);
-        } else if !has_threat(board, opp) {
-            // Fours and threes, then moves that make a closed three and may threaten a VCF; the
-            // defender's side decides whether a threat was made.
+        } else {
+            // In a quiet position: fours and threes, then moves that make a closed three and may
+            // threaten a VCF. Against the defender's open three (or four-three point): the moves
+            // that stop it and make a three of our own. Either way the defender's side decides
+            // whether a threat was made.
             let mut candidates = Vec::new();
-            generate(board, Status::Quiet, &mut candidates);
+            generate(board, status, &mut candidates);
             candidates.retain(|m| board.shape(m.0, me) >= Shape::Three);
             candidates.sort_by_key(|m| std::cmp::Reverse((board.shape(m.0, me), m.1)));
             moves.extend(candidates.iter().map(|m| m.0));
-        } else {
-            // Against the defender's own threat only fours work, and the VCF found none.
-            return None;
         }
         for p in moves {
             board.make_move(p);
@@ -252,5 +250,42 @@ impl Vct {
             }
         }
         Some(longest.max(2))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::Limits;
+    use crate::rules::{Color, Rule};
+    use std::sync::atomic::AtomicBool;
+
+    fn solve(black: &[&str], white: &[&str], depth: i32) -> Option<(Pos, u32)> {
+        let mut stones: Vec<(Pos, Color)> = Vec::new();
+        for (points, color) in [(black, Color::Black), (white, Color::White)] {
+            for point in points {
+                stones.push((point.parse().expect("a point"), color));
+            }
+        }
+        let mut board =
+            Board::from_stones(Rule::Freestyle, &stones, Color::Black).expect("legal stones");
+        let stop = AtomicBool::new(false);
+        let mut clock = TimeControl::new(&Limits::depth(20), &stop);
+        Vct::new().solve(&mut board, &mut Vcf::new(), depth, 1_000_000, &mut clock, 0)
+    }
+
+    #[test]
+    fn the_attacker_stops_an_open_three_with_a_double_three() {
+        // White's open three d4 e4 f4 must be stopped, and Black has no four to play. g4 stops it
+        // and makes two open threes (g4 g5 g6, g4 h5 i6): after White's four c4 and the block b4,
+        // White has nothing left and Black makes an open four.
+        let black = ["g5", "g6", "h5", "i6"];
+        let white = ["d4", "e4", "f4"];
+        let found = solve(&black, &white, 4);
+        assert_eq!(found.map(|(p, _)| p.to_string()), Some("g4".to_string()));
+
+        // Without i6, g4 makes only one open three: White blocks it, and Black has no VCT.
+        let single = solve(&["g5", "g6", "h5"], &white, 4);
+        assert_eq!(single, None);
     }
 }
