@@ -277,8 +277,8 @@ mod tests {
     #[test]
     fn the_attacker_stops_an_open_three_with_a_double_three() {
         // White's open three d4 e4 f4 must be stopped, and Black has no four to play. g4 stops it
-        // and makes two open threes (g4 g5 g6, g4 h5 i6): after White's four c4 and the block b4,
-        // White has nothing left and Black makes an open four.
+        // and makes two open threes (g4 g5 g6, g4 h5 i6). White can block only one of them (its
+        // four c4 first only delays: Black blocks at b4), and Black makes an open four.
         let black = ["g5", "g6", "h5", "i6"];
         let white = ["d4", "e4", "f4"];
         let found = solve(&black, &white, 4);
