@@ -362,29 +362,23 @@ mod tests {
         text.parse().unwrap()
     }
 
-    fn board(rule: Rule, black: &[&str], white: &[&str], to_move: Color) -> Board {
-        let mut stones: Vec<(Pos, Color)> = black.iter().map(|&s| (p(s), Color::Black)).collect();
-        stones.extend(white.iter().map(|&s| (p(s), Color::White)));
-        Board::from_stones(rule, &stones, to_move).unwrap()
-    }
-
     #[test]
     fn five_wins_and_single_block_is_forced() {
-        let mut b = board(
+        let mut b = Board::from_points(
             Rule::Renju,
             &["h8", "i8", "j8", "k8"],
             &["a1", "a2", "a3"],
             Color::Black,
         );
         assert!(matches!(analyse(&mut b), Status::Win(q) if q == p("g8") || q == p("l8")));
-        let mut b = board(
+        let mut b = Board::from_points(
             Rule::Renju,
             &["h8", "i8", "j8", "k8"],
             &["g8", "a2", "a3"],
             Color::White,
         );
         assert_eq!(analyse(&mut b), Status::Forced(p("l8")));
-        let mut b = board(
+        let mut b = Board::from_points(
             Rule::Renju,
             &["h8", "i8", "j8", "k8"],
             &["a1", "a2", "a3"],
@@ -395,7 +389,7 @@ mod tests {
 
     #[test]
     fn open_three_narrows_to_defences() {
-        let mut b = board(
+        let mut b = Board::from_points(
             Rule::Freestyle,
             &["h8", "i8", "j8"],
             &["a1", "a2"],
@@ -417,7 +411,7 @@ mod tests {
         // Black's open three h8 i8 j8 threatens an open four. White's c5 would make an open three
         // (c3 c4 c5) and g12 a four (d12 e12 f12 g12, blocked by Black's c12): the four is a
         // tempo move worth searching, the three is not (Black's open four comes first).
-        let mut b = board(
+        let mut b = Board::from_points(
             Rule::Freestyle,
             &["h8", "i8", "j8", "c12", "n2"],
             &["c3", "c4", "d12", "e12", "f12"],

@@ -789,13 +789,7 @@ mod tests {
         evaluator: &'e Evaluator,
         stop: &'e AtomicBool,
     ) -> Searcher<'e, 'e> {
-        let mut stones: Vec<(Pos, Color)> = Vec::new();
-        for (points, color) in [(black, Color::Black), (white, Color::White)] {
-            for point in points {
-                stones.push((point.parse().expect("a point"), color));
-            }
-        }
-        let board = Board::from_stones(Rule::Freestyle, &stones, Color::Black).expect("legal");
+        let board = Board::from_points(Rule::Freestyle, black, white, Color::Black);
         let clock = TimeControl::new(&Limits::depth(8), stop);
         Searcher::new(board, tt, true, tables, evaluator, clock, 8)
     }

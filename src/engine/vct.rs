@@ -261,14 +261,7 @@ mod tests {
     use std::sync::atomic::AtomicBool;
 
     fn solve(black: &[&str], white: &[&str], depth: i32) -> Option<(Pos, u32)> {
-        let mut stones: Vec<(Pos, Color)> = Vec::new();
-        for (points, color) in [(black, Color::Black), (white, Color::White)] {
-            for point in points {
-                stones.push((point.parse().expect("a point"), color));
-            }
-        }
-        let mut board =
-            Board::from_stones(Rule::Freestyle, &stones, Color::Black).expect("legal stones");
+        let mut board = Board::from_points(Rule::Freestyle, black, white, Color::Black);
         let stop = AtomicBool::new(false);
         let mut clock = TimeControl::new(&Limits::depth(20), &stop);
         Vct::new().solve(&mut board, &mut Vcf::new(), depth, 1_000_000, &mut clock, 0)

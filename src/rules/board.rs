@@ -192,6 +192,18 @@ impl Board {
         Ok(board)
     }
 
+    /// Test positions written as Black's and White's points in notation (`h8`), `to_move` to play.
+    #[cfg(test)]
+    pub(crate) fn from_points(rule: Rule, black: &[&str], white: &[&str], to_move: Color) -> Board {
+        let mut stones: Vec<(Pos, Color)> = Vec::new();
+        for (points, color) in [(black, Color::Black), (white, Color::White)] {
+            for point in points {
+                stones.push((point.parse().expect("a point"), color));
+            }
+        }
+        Board::from_stones(rule, &stones, to_move).expect("legal stones")
+    }
+
     /// Places a `color` stone on `p` whoever is to move, as one history entry; the opponent of
     /// `color` moves next. Used to set up positions.
     pub fn place_stone(&mut self, p: Pos, color: Color) -> Result<(), PlaceError> {
