@@ -1,7 +1,8 @@
 //! Property tests of the layered board: random games with undo at random points keep layers 2
 //! and 3 (and the Zobrist key) equal to a from-scratch recomputation, with layer 3's line-shape
 //! pair the two strongest of layer 2's lines; the same stones placed in another order give the
-//! same key and shapes; and the table-driven renju judge agrees with a slow judge written here
+//! same key and shapes; the shape a point would have after a block, read without placing the
+//! block, is the shape it has after it; and the table-driven renju judge agrees with a slow judge written here
 //! directly from the RIF definitions, on random crowded positions.
 
 use gobang::rules::{Board, Color, ForbiddenKind, LineShape, Pos, Rule};
@@ -105,6 +106,37 @@ proptest! {
             }
         }
         prop_assert_eq!(rebuilt.forbidden_points(), board.forbidden_points());
+    }
+
+    #[test]
+    fn shape_if_blocked_equals_the_shape_after_the_block(
+        rule in rule_strategy(),
+        picks in prop::collection::vec(0usize..225, 1..80),
+        q_pick in 0usize..225,
+    ) {
+        let mut board = Board::new(rule);
+        for n in picks {
+            let empties = empty_points(&board);
+            if empties.len() < 2 {
+                break;
+            }
+            board.make_move(empties[n % empties.len()]);
+        }
+        let empties = empty_points(&board);
+        let q = empties[q_pick % empties.len()];
+        for color in [Color::Black, Color::White] {
+            let predicted: Vec<_> = empties
+                .iter()
+                .map(|&t| (t, board.shape_if_blocked(t, color, q)))
+                .collect();
+            board.place_stone(q, color.opponent()).unwrap();
+            for (t, shape) in predicted {
+                if t != q {
+                    prop_assert_eq!(shape, board.shape(t, color), "{} blocked by {}", t, q);
+                }
+            }
+            board.undo();
+        }
     }
 }
 

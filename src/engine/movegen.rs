@@ -279,16 +279,18 @@ fn defences(board: &mut Board, out: &mut Vec<(Pos, i32)>) {
     let me = board.side_to_move();
     let opp = me.opponent();
     let mut marked = [false; 256];
+    let threats: Vec<Pos> = board
+        .four_or_more_points(opp)
+        .filter(|&t| is_real_threat(board, opp, t))
+        .collect();
     // Whether some threat is a four-three or double four rather than an open four to be.
-    let mut four_threat = false;
-    for t in board.four_or_more_points(opp) {
-        if !is_real_threat(board, opp, t) {
-            continue;
-        }
-        four_threat |= board.shape(t, opp) != Shape::OpenFour;
+    let four_threat = threats
+        .iter()
+        .any(|&t| board.shape(t, opp) != Shape::OpenFour);
+    for &t in &threats {
         if !marked[t.index()] {
             marked[t.index()] = true;
-            push_if_block(board, t, out);
+            push_if_block(board, t, &threats, out);
         }
         // Only the lines that make up the threat can be broken.
         for (dir_index, &dir) in DIRECTIONS.iter().enumerate() {
@@ -300,7 +302,7 @@ fn defences(board: &mut Board, out: &mut Vec<(Pos, i32)>) {
                     let q = t.step(dir, sign * distance);
                     if q.is_on_board() && !marked[q.index()] && board.is_empty(q) {
                         marked[q.index()] = true;
-                        push_if_block(board, q, out);
+                        push_if_block(board, q, &threats, out);
                     }
                 }
             }
@@ -335,12 +337,22 @@ fn defences(board: &mut Board, out: &mut Vec<(Pos, i32)>) {
 }
 
 /// Adds empty `q` to `out` (ordered first, as a block) if the side to move may play there and
-/// doing so leaves the opponent no winning threat.
-fn push_if_block(board: &mut Board, q: Pos, out: &mut Vec<(Pos, i32)>) {
+/// doing so leaves the opponent no winning threat (`threats`: its threat points now).
+fn push_if_block(board: &mut Board, q: Pos, threats: &[Pos], out: &mut Vec<(Pos, i32)>) {
     if !is_playable(board, q) {
         return;
     }
     let opp = board.side_to_move().opponent();
+    // Without forbidden points, a threat point whose shape a stone on `q` leaves a threat is
+    // still one after it: no need to play `q` to see that it defends nothing. (With them, the
+    // renju judge of the other points could change; there `q` is played out.)
+    if !board.rule().has_forbidden(opp)
+        && threats
+            .iter()
+            .any(|&t| t != q && threat_shape(board, opp, board.shape_if_blocked(t, opp, q)))
+    {
+        return;
+    }
     board.make_move(q);
     let defends = !has_threat(board, opp);
     board.undo();

@@ -304,6 +304,34 @@ impl Board {
         LineShapePair::from_index(entry_pair(self.combined[p.index()][color.index()]))
     }
 
+    /// The combined shape `color` would make on empty `t` if the opponent had a stone on empty
+    /// `q` as well: only the line through both changes, and only when `q` is within reach of
+    /// `t` along it. (Without the renju judge: Black's forbidden points are not looked at.)
+    pub fn shape_if_blocked(&self, t: Pos, color: Color, q: Pos) -> Shape {
+        let dx = q.x() as i32 - t.x() as i32;
+        let dy = q.y() as i32 - t.y() as i32;
+        let (dir, offset) = if dy == 0 {
+            (0, dx)
+        } else if dx == 0 {
+            (1, dy)
+        } else if dx == dy {
+            (2, dx)
+        } else if dx == -dy {
+            (3, dy)
+        } else {
+            return self.shape(t, color);
+        };
+        if offset == 0 || offset.abs() > REACH {
+            return self.shape(t, color);
+        }
+        let side = color.index();
+        let key = self.keys[t.index()][side][dir] + BLOCKED * line::cell_weight(offset);
+        let line_shape = self.line_tables[side][key as usize] as u16;
+        let shift = 4 * dir;
+        let lines = (self.lines[t.index()][side] & !(15 << shift)) | line_shape << shift;
+        shape::entry_shape(self.combine_table[lines as usize])
+    }
+
     /// The empty points where `color` would make [`Shape::Four`] or more. Kept incrementally:
     /// no scan of the board.
     #[inline]
