@@ -127,12 +127,18 @@ proptest! {
         for color in [Color::Black, Color::White] {
             let predicted: Vec<_> = empties
                 .iter()
-                .map(|&t| (t, board.shape_if_blocked(t, color, q)))
+                .map(|&t| {
+                    let suspect = board.is_renju_suspect_if_blocked(t, q);
+                    (t, board.shape_if_blocked(t, color, q), suspect)
+                })
                 .collect();
             board.place_stone(q, color.opponent()).unwrap();
-            for (t, shape) in predicted {
+            for (t, shape, suspect) in predicted {
                 if t != q {
                     prop_assert_eq!(shape, board.shape(t, color), "{} blocked by {}", t, q);
+                    if color == Color::Black {
+                        prop_assert_eq!(suspect, board.is_renju_suspect(t), "{} after {}", t, q);
+                    }
                 }
             }
             board.undo();

@@ -343,14 +343,20 @@ fn push_if_block(board: &mut Board, q: Pos, threats: &[Pos], out: &mut Vec<(Pos,
         return;
     }
     let opp = board.side_to_move().opponent();
-    // Without forbidden points, a threat point whose shape a stone on `q` leaves a threat is
-    // still one after it: no need to play `q` to see that it defends nothing. (With them, the
-    // renju judge of the other points could change; there `q` is played out.)
-    if !board.rule().has_forbidden(opp)
-        && threats
-            .iter()
-            .any(|&t| t != q && threat_shape(board, opp, board.shape_if_blocked(t, opp, q)))
-    {
+    // A threat point that a stone on `q` leaves a threat is still one after it: no need to play
+    // `q` out to see that it defends nothing. Read from the tables without playing: any threat
+    // shape when the threat's side has no forbidden points; under renju, only a Black open-four
+    // point that cannot be forbidden (the judge of the others could change with `q`).
+    let forbid = board.rule().has_forbidden(opp);
+    let survives = |t: Pos| {
+        let shape = board.shape_if_blocked(t, opp, q);
+        if forbid {
+            shape == Shape::OpenFour && !board.is_renju_suspect_if_blocked(t, q)
+        } else {
+            threat_shape(board, opp, shape)
+        }
+    };
+    if threats.iter().any(|&t| t != q && survives(t)) {
         return;
     }
     board.make_move(q);

@@ -308,6 +308,18 @@ impl Board {
     /// `q` as well: only the line through both changes, and only when `q` is within reach of
     /// `t` along it. (Without the renju judge: Black's forbidden points are not looked at.)
     pub fn shape_if_blocked(&self, t: Pos, color: Color, q: Pos) -> Shape {
+        shape::entry_shape(self.entry_if_blocked(t, color, q))
+    }
+
+    /// [`Board::is_renju_suspect`] of empty `t` if White had a stone on empty `q` as well.
+    pub fn is_renju_suspect_if_blocked(&self, t: Pos, q: Pos) -> bool {
+        self.rule == Rule::Renju
+            && self.entry_if_blocked(t, Color::Black, q) & RENJU_SUSPECT != 0
+    }
+
+    /// Layer 3 of empty `t` for `color` with an opponent stone on empty `q` as well.
+    fn entry_if_blocked(&self, t: Pos, color: Color, q: Pos) -> CombinedEntry {
+        let side = color.index();
         let dx = q.x() as i32 - t.x() as i32;
         let dy = q.y() as i32 - t.y() as i32;
         let (dir, offset) = if dy == 0 {
@@ -319,17 +331,16 @@ impl Board {
         } else if dx == -dy {
             (3, dy)
         } else {
-            return self.shape(t, color);
+            return self.combined[t.index()][side];
         };
         if offset == 0 || offset.abs() > REACH {
-            return self.shape(t, color);
+            return self.combined[t.index()][side];
         }
-        let side = color.index();
         let key = self.keys[t.index()][side][dir] + BLOCKED * line::cell_weight(offset);
         let line_shape = self.line_tables[side][key as usize] as u16;
         let shift = 4 * dir;
         let lines = (self.lines[t.index()][side] & !(15 << shift)) | line_shape << shift;
-        shape::entry_shape(self.combine_table[lines as usize])
+        self.combine_table[lines as usize]
     }
 
     /// The empty points where `color` would make [`Shape::Four`] or more. Kept incrementally:
