@@ -5,7 +5,7 @@
 //! block, is the shape it has after it; and the table-driven renju judge agrees with a slow judge written here
 //! directly from the RIF definitions, on random crowded positions.
 
-use gobang::rules::{Board, Color, ForbiddenKind, LineShape, Pos, Rule};
+use gobang::rules::{Board, Color, ForbiddenKind, LineShape, Pos, Rule, Shape};
 use proptest::prelude::*;
 
 fn rule_strategy() -> impl Strategy<Value = Rule> {
@@ -139,6 +139,40 @@ proptest! {
                     if color == Color::Black {
                         prop_assert_eq!(suspect, board.is_renju_suspect(t), "{} after {}", t, q);
                     }
+                }
+            }
+            board.undo();
+        }
+    }
+
+    #[test]
+    fn a_block_makes_no_new_threat_for_a_side_without_forbidden_points(
+        rule in rule_strategy(),
+        picks in prop::collection::vec(0usize..225, 1..80),
+        q_pick in 0usize..225,
+    ) {
+        let threat = |shape: Shape| {
+            matches!(shape, Shape::OpenFour | Shape::FourThree | Shape::DoubleFour)
+        };
+        let mut board = Board::new(rule);
+        for n in picks {
+            let empties = empty_points(&board);
+            if empties.len() < 2 {
+                break;
+            }
+            board.make_move(empties[n % empties.len()]);
+        }
+        let empties = empty_points(&board);
+        let q = empties[q_pick % empties.len()];
+        for color in [Color::Black, Color::White] {
+            if rule.has_forbidden(color) {
+                continue;
+            }
+            let before: Vec<Shape> = empties.iter().map(|&t| board.shape(t, color)).collect();
+            board.place_stone(q, color.opponent()).unwrap();
+            for (&t, &shape) in empties.iter().zip(&before) {
+                if t != q && threat(board.shape(t, color)) {
+                    prop_assert!(threat(shape), "{} became a threat after {}", t, q);
                 }
             }
             board.undo();

@@ -359,9 +359,14 @@ fn push_if_block(board: &mut Board, q: Pos, threats: &[Pos], out: &mut Vec<(Pos,
     if threats.iter().any(|&t| t != q && survives(t)) {
         return;
     }
-    board.make_move(q);
-    let defends = !has_threat(board, opp);
-    board.undo();
+    // A block gives a side without forbidden points no new threat (property-tested in
+    // tests/board_properties.rs), so there a candidate that leaves no threat point defends.
+    let defends = !forbid || {
+        board.make_move(q);
+        let defends = !has_threat(board, opp);
+        board.undo();
+        defends
+    };
     if defends {
         out.push((q, shape_score(board, q) + 2000));
     }

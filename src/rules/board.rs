@@ -313,8 +313,7 @@ impl Board {
 
     /// [`Board::is_renju_suspect`] of empty `t` if White had a stone on empty `q` as well.
     pub fn is_renju_suspect_if_blocked(&self, t: Pos, q: Pos) -> bool {
-        self.rule == Rule::Renju
-            && self.entry_if_blocked(t, Color::Black, q) & RENJU_SUSPECT != 0
+        self.rule == Rule::Renju && self.entry_if_blocked(t, Color::Black, q) & RENJU_SUSPECT != 0
     }
 
     /// Layer 3 of empty `t` for `color` with an opponent stone on empty `q` as well.
