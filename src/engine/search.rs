@@ -599,7 +599,6 @@ impl<'e, 'a> Searcher<'e, 'a> {
             }
             m.1 += self.history[me][m.0.index()].min(1 << 18) >> HISTORY_SHIFT;
         }
-        moves.sort_unstable_by_key(|m| std::cmp::Reverse(m.1));
         let original_alpha = alpha;
         let mut best_value = -INFINITY;
         let mut best_move = None;
@@ -615,7 +614,9 @@ impl<'e, 'a> Searcher<'e, 'a> {
         } else {
             depth - 1
         };
-        for (index, &(p, order)) in moves.iter().enumerate() {
+        for index in 0..moves.len() {
+            select_next(&mut moves, index);
+            let (p, order) = moves[index];
             let tactical = order >= 1 << 19 || self.is_tactical(p);
             // Late-move pruning: near the leaves, quiet nodes only try their best-ordered moves.
             if quiet_node
@@ -770,6 +771,19 @@ impl<'e, 'a> Searcher<'e, 'a> {
         }
         value
     }
+}
+
+/// Moves the best-ordered of `moves[from..]` (the first of equals) to `from`, the others keeping
+/// their order: a stable sort done one step at a time, so that a node cut off after its first
+/// moves does not sort the rest.
+fn select_next(moves: &mut [(Pos, i32)], from: usize) {
+    let mut best = from;
+    for (index, m) in moves.iter().enumerate().skip(from + 1) {
+        if m.1 > moves[best].1 {
+            best = index;
+        }
+    }
+    moves[from..=best].rotate_right(1);
 }
 
 #[cfg(test)]
