@@ -11,6 +11,7 @@
 //! next to an opponent stone (the centre on an empty board). Black never gets a forbidden point.
 
 use crate::rules::{Board, Color, LineShape, Pos, Shape, DIRECTIONS};
+use std::sync::OnceLock;
 
 /// What the side to move faces.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -236,27 +237,56 @@ pub fn has_four_point(board: &Board, color: Color) -> bool {
     .any(|&s| board.shape_count(color, s) > 0)
 }
 
+/// Points as bits of four words, bit `p.index()`.
+type PointBits = [u64; 4];
+
+/// Per point: the points it brings into the region of interest, as the side to move's own stone
+/// (`[0]`: within distance two along a line) and as an opponent stone (`[1]`: next to it).
+fn reach_table() -> &'static [[PointBits; 2]; 256] {
+    static TABLE: OnceLock<Box<[[PointBits; 2]; 256]>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut table = Box::new([[[0; 4]; 2]; 256]);
+        for stone in Pos::all() {
+            for &dir in &DIRECTIONS {
+                for distance in 1..=2 {
+                    for sign in [-1, 1] {
+                        let q = stone.step(dir, sign * distance);
+                        if q.is_on_board() && stone.distance(q) == distance as u8 {
+                            let bit = 1 << (q.index() & 63);
+                            table[stone.index()][0][q.index() >> 6] |= bit;
+                            if distance == 1 {
+                                table[stone.index()][1][q.index() >> 6] |= bit;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        table
+    })
+}
+
 /// Every empty point within distance two along a line of an own stone or next to an opponent
-/// stone, excluding Black's forbidden points.
+/// stone, excluding Black's forbidden points, in [`Pos::all`] order.
 fn region_of_interest(board: &Board, out: &mut Vec<(Pos, i32)>) {
     let me = board.side_to_move();
-    let mut marked = [false; 256];
+    let reach = reach_table();
+    let mut area: PointBits = [0; 4];
     let mut any_stone = false;
     for mv in board.history() {
         let Some(stone) = mv.pos() else { continue };
         any_stone = true;
-        let reach = if board.stone(stone) == Some(me) { 2 } else { 1 };
-        for &dir in &DIRECTIONS {
-            for distance in 1..=reach {
-                for sign in [-1, 1] {
-                    let q = stone.step(dir, sign * distance);
-                    if q.is_on_board() && !marked[q.index()] && board.is_empty(q) {
-                        marked[q.index()] = true;
-                        if is_playable(board, q) {
-                            out.push((q, shape_score(board, q)));
-                        }
-                    }
-                }
+        let bits = &reach[stone.index()][(board.stone(stone) != Some(me)) as usize];
+        for (word, bits) in area.iter_mut().zip(bits) {
+            *word |= bits;
+        }
+    }
+    for (index, mut word) in area.into_iter().enumerate() {
+        while word != 0 {
+            let q = Pos((index * 64 + word.trailing_zeros() as usize) as u8);
+            word &= word - 1;
+            if board.is_empty(q) && is_playable(board, q) {
+                out.push((q, shape_score(board, q)));
             }
         }
     }

@@ -237,12 +237,13 @@ mod tests {
             after.make_move(p);
             after.hash()
         };
-        for &(p, _) in &kept {
-            assert!(
-                job.tt.probe(key_after(p), 1).is_some(),
-                "{p} was not searched"
-            );
-        }
+        // (One kept move's entry may be missing although it was searched: a node cut off by
+        // the null move stores nothing, and a later store may replace an entry.)
+        assert!(
+            kept.iter()
+                .any(|&(p, _)| job.tt.probe(key_after(p), 1).is_some()),
+            "neither {kept:?} was searched"
+        );
         for &(p, _) in root_moves.iter().filter(|m| !kept.contains(m)) {
             assert!(job.tt.probe(key_after(p), 1).is_none(), "{p} was searched");
         }
