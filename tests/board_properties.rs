@@ -2,8 +2,9 @@
 //! and 3 (and the Zobrist key) equal to a from-scratch recomputation, with layer 3's line-shape
 //! pair the two strongest of layer 2's lines; the same stones placed in another order give the
 //! same key and shapes; the shape a point would have after a block, read without placing the
-//! block, is the shape it has after it; and the table-driven renju judge agrees with a slow judge written here
-//! directly from the RIF definitions, on random crowded positions.
+//! block, is the shape it has after it, and a block never gives a side without forbidden points a
+//! new threat; and the table-driven renju judge agrees with a slow judge written here directly
+//! from the RIF definitions, on random crowded positions.
 
 use gobang::rules::{Board, Color, ForbiddenKind, LineShape, Pos, Rule, Shape};
 use proptest::prelude::*;

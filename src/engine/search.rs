@@ -809,6 +809,25 @@ mod tests {
     }
 
     #[test]
+    fn moves_are_selected_in_stable_sorted_order() {
+        let mut state = 7u32;
+        for length in 0..40 {
+            let mut moves: Vec<(Pos, i32)> = (0..length)
+                .map(|i| {
+                    state = state.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+                    (Pos(i as u8), (state >> 16) as i32 % 5)
+                })
+                .collect();
+            let mut sorted = moves.clone();
+            sorted.sort_by_key(|m| std::cmp::Reverse(m.1));
+            for index in 0..moves.len() {
+                select_next(&mut moves, index);
+            }
+            assert_eq!(moves, sorted);
+        }
+    }
+
+    #[test]
     fn null_move_cuts_only_when_the_free_move_wins_nothing() {
         let stop = AtomicBool::new(false);
         let tt = Table::new(1 << 16);
