@@ -37,6 +37,22 @@ fn empty_points(board: &Board) -> Vec<Pos> {
     Pos::all().filter(|&p| board.is_empty(p)).collect()
 }
 
+/// A board from the picked moves (each the n-th empty point, modulo), stopping while an empty
+/// point is left; its empty points; and the picked one of them.
+fn board_and_empty_point(rule: Rule, picks: &[usize], q_pick: usize) -> (Board, Vec<Pos>, Pos) {
+    let mut board = Board::new(rule);
+    for &n in picks {
+        let empties = empty_points(&board);
+        if empties.len() < 2 {
+            break;
+        }
+        board.make_move(empties[n % empties.len()]);
+    }
+    let empties = empty_points(&board);
+    let q = empties[q_pick % empties.len()];
+    (board, empties, q)
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 3000, ..ProptestConfig::default() })]
 
@@ -115,16 +131,7 @@ proptest! {
         picks in prop::collection::vec(0usize..225, 1..80),
         q_pick in 0usize..225,
     ) {
-        let mut board = Board::new(rule);
-        for n in picks {
-            let empties = empty_points(&board);
-            if empties.len() < 2 {
-                break;
-            }
-            board.make_move(empties[n % empties.len()]);
-        }
-        let empties = empty_points(&board);
-        let q = empties[q_pick % empties.len()];
+        let (mut board, empties, q) = board_and_empty_point(rule, &picks, q_pick);
         for color in [Color::Black, Color::White] {
             let predicted: Vec<_> = empties
                 .iter()
@@ -155,16 +162,7 @@ proptest! {
         let threat = |shape: Shape| {
             matches!(shape, Shape::OpenFour | Shape::FourThree | Shape::DoubleFour)
         };
-        let mut board = Board::new(rule);
-        for n in picks {
-            let empties = empty_points(&board);
-            if empties.len() < 2 {
-                break;
-            }
-            board.make_move(empties[n % empties.len()]);
-        }
-        let empties = empty_points(&board);
-        let q = empties[q_pick % empties.len()];
+        let (mut board, empties, q) = board_and_empty_point(rule, &picks, q_pick);
         for color in [Color::Black, Color::White] {
             if rule.has_forbidden(color) {
                 continue;
