@@ -93,9 +93,8 @@ pub fn is_real_threat(board: &mut Board, color: Color, p: Pos) -> bool {
     if let Some(block) = first_five_point(board, color) {
         board.make_move(block);
         real = board.shape_count(color, Shape::OpenFour) > 0
-            && Pos::all().any(|q| {
-                board.is_empty(q)
-                    && board.shape(q, color) == Shape::OpenFour
+            && board.four_or_more_points(color).any(|q| {
+                board.shape(q, color) == Shape::OpenFour
                     && !(board.is_renju_suspect(q) && board.is_forbidden(q))
             });
         board.undo();
