@@ -146,8 +146,10 @@ fn yield_to_the_window() {
 /// Most search threads the app uses.
 const MAX_SEARCH_THREADS: usize = 8;
 
-/// One search thread per core but one (left to the window), at least one: Lazy SMP gains with
-/// cores, and the window must still be drawn while the engine thinks.
+/// One search thread per core but one (left to the window), at least one: helper threads bring
+/// the app's long searches to a given depth sooner (a 5 s search: depth 10 in 1.3 s instead of
+/// 2.7 s), though at 200 ms a move two threads played no better than one (README, session 21),
+/// and the window must still be drawn while the engine thinks.
 fn search_threads() -> usize {
     thread::available_parallelism()
         .map_or(1, |cores| cores.get().saturating_sub(1))
