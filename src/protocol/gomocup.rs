@@ -536,6 +536,11 @@ impl<W: Write> Brain<W> {
         match command {
             Command::Start(size) if size == i64::from(SIZE) => {
                 self.new_game();
+                // The manager waits for the answer without a clock: a good moment to make the
+                // engine and map its table (done during a search, it would take from the move).
+                let engine = self.engine.take().unwrap_or_else(|| self.fresh_engine());
+                engine.touch_tables();
+                self.engine = Some(engine);
                 self.send("OK")?;
             }
             Command::Start(size) => {
@@ -732,8 +737,9 @@ impl<W: Write> Brain<W> {
         if board.is_full() {
             return self.error("the board is full");
         }
-        let limits = self.limits(asked_at);
+        // Limits after the engine is made, so that the time that takes counts against the move.
         let mut engine = self.engine.take().unwrap_or_else(|| self.fresh_engine());
+        let limits = self.limits(asked_at);
         let stop = Arc::new(AtomicBool::new(false));
         let worker_stop = Arc::clone(&stop);
         let events = self.events.clone();

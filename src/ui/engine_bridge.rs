@@ -163,6 +163,8 @@ fn worker_loop(requests: &mpsc::Receiver<Request>, replies: &async_channel::Send
         threads: search_threads(),
         ..EngineOptions::default()
     });
+    // While the player looks at the new window, not during the first hint.
+    engine.touch_tables();
     while let Ok(request) = requests.recv() {
         if request.clear {
             engine.clear();
