@@ -204,7 +204,7 @@ impl Engine {
     }
 
     /// Maps the transposition table's memory into the process now rather than page by page
-    /// during the first searches (about 50 ms for the default table). For moments when time does
+    /// during the first searches (some 30-50 ms for the default table). For moments when time does
     /// not count, such as before a game: a search's clock does not see this.
     pub fn touch_tables(&self) {
         self.tt.touch_every_page();

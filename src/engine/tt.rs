@@ -104,8 +104,9 @@ impl Table {
     }
 
     /// Writes to every memory page of the table without changing it (a compare-exchange of 0 for
-    /// 0 on one word a page). The allocator hands out zeroed memory that the system maps on first touch, a
-    /// page fault each: untouched, the default table costs the first searches some 16,000 of them.
+    /// 0 on one word a page). The allocator hands out zeroed memory that the system maps on first
+    /// touch, a page fault each: untouched, the default table costs the first searches some
+    /// 16,000 of them.
     pub fn touch_every_page(&self) {
         const WORDS_PER_PAGE: usize = 4096 / std::mem::size_of::<AtomicU64>();
         for word in self.words.iter().step_by(WORDS_PER_PAGE) {
