@@ -10,7 +10,7 @@ use super::storage::{Autosaver, Mode, Preferences, Restored, SavedGame, Storage}
 use crate::engine::{Limits, Score, SearchInfo};
 use crate::game::clock::MoveClock;
 use crate::game::record::{GameRecord, RecordFormat};
-use crate::game::{Game, GameResult, MoveError};
+use crate::game::{EndReason, Game, GameResult, MoveError};
 use crate::rules::{Color, ForbiddenKind, Move, Pos, Rule};
 use adw::prelude::*;
 use gtk4 as gtk;
@@ -366,12 +366,23 @@ fn mover(index: usize) -> Color {
 fn result_text(mode: Mode, result: &GameResult) -> String {
     match (result.winner, mode) {
         (Some(winner), Mode::HumanBlack | Mode::HumanWhite) => {
-            let you = if mode.engine_plays(winner) {
-                "The AI wins"
+            let ai_won = mode.engine_plays(winner);
+            let (you, loser) = if ai_won {
+                ("The AI", "your")
             } else {
-                "You win"
+                ("You", "the AI's")
             };
-            format!("{you}: {} ({})", result.reason, winner.name())
+            let verb = if ai_won { "wins" } else { "win" };
+            let reason = match result.reason {
+                EndReason::Timeout => format!("{loser} time ran out"),
+                EndReason::Resignation if ai_won => "you resigned".to_string(),
+                EndReason::Resignation => "the AI resigned".to_string(),
+                EndReason::Forbidden(kind) => {
+                    format!("{loser} move was forbidden ({})", kind.description())
+                }
+                reason => reason.to_string(),
+            };
+            format!("{you} ({}) {verb}: {reason}", winner.name())
         }
         _ => result.to_string(),
     }
@@ -1291,5 +1302,43 @@ mod tests {
         assert_eq!(clock_text(ms(4_999)), "5.0 s");
         assert_eq!(clock_text(ms(1_250)), "1.2 s");
         assert_eq!(clock_text(Duration::ZERO), "0.0 s");
+    }
+
+    #[test]
+    fn results_name_the_winner_and_whose_fault_the_loss_was() {
+        let result = |winner, reason| GameResult {
+            winner: Some(winner),
+            reason,
+        };
+        assert_eq!(
+            result_text(Mode::HumanBlack, &result(Color::White, EndReason::Timeout)),
+            "The AI (White) wins: your time ran out"
+        );
+        assert_eq!(
+            result_text(Mode::HumanWhite, &result(Color::White, EndReason::Timeout)),
+            "You (White) win: the AI's time ran out"
+        );
+        assert_eq!(
+            result_text(
+                Mode::HumanBlack,
+                &result(
+                    Color::White,
+                    EndReason::Forbidden(ForbiddenKind::DoubleThree)
+                )
+            ),
+            "The AI (White) wins: your move was forbidden (double three)"
+        );
+        assert_eq!(
+            result_text(Mode::HumanBlack, &result(Color::Black, EndReason::Five)),
+            "You (Black) win: five in a row"
+        );
+        assert_eq!(
+            result_text(Mode::HumanWhite, &result(Color::Black, EndReason::Resignation)),
+            "The AI (Black) wins: you resigned"
+        );
+        assert_eq!(
+            result_text(Mode::TwoPlayers, &result(Color::White, EndReason::Timeout)),
+            "White wins: time ran out"
+        );
     }
 }
