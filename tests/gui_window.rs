@@ -6,7 +6,7 @@
 
 use gobang::game::record::GameRecord;
 use gobang::rules::{Color, Move, Pos, Rule};
-use gobang::ui::storage::{Mode, Preferences, Storage};
+use gobang::ui::storage::{Ending, Mode, Preferences, SavedGame, Storage};
 use gobang::ui::window::GameWindow;
 use gtk4 as gtk;
 use gtk4::glib;
@@ -313,6 +313,30 @@ fn the_clock_stops_while_a_dialog_is_open() {
         wait_until(Duration::from_secs(2), || !window.clock_paused()),
         "closing it lets the clock run again"
     );
+    close(window, dir);
+}
+
+#[gtk::test]
+fn a_game_lost_on_time_shows_the_losers_clock_at_zero() {
+    let (storage, dir) = temp_storage();
+    let game = SavedGame {
+        mode: Mode::HumanBlack,
+        rule: Rule::Renju,
+        moves: vec![Move::Place(p("h8")), Move::Place(p("h9"))],
+        ending: Some(Ending::Timeout(Color::Black)),
+        evals: Vec::new(),
+    };
+    storage.save_game(&game).expect("autosave");
+    adw::init().expect("libadwaita");
+    let window = GameWindow::new(None, Storage::in_dir(&dir)).expect("window");
+    window.present();
+    assert_eq!(window.moves().len(), 2);
+    assert!(
+        wait_until(DEADLINE, || window.clock_labels()[0] == "0.0 s"),
+        "Black's clock after Black lost on time: {:?}",
+        window.clock_labels()
+    );
+    assert_eq!(window.clock_labels()[1], "15 s", "White's clock is full");
     close(window, dir);
 }
 

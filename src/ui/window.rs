@@ -265,6 +265,15 @@ impl GameWindow {
         self.inner.state.borrow().clock.is_paused()
     }
 
+    /// What the two clocks show (Black's, then White's).
+    pub fn clock_labels(&self) -> [String; 2] {
+        self.inner
+            .ui
+            .clocks
+            .clone()
+            .map(|label| label.label().to_string())
+    }
+
     /// Whether the move clock is counting down a move.
     pub fn clock_running(&self) -> bool {
         self.inner.state.borrow().clock.is_running()
@@ -1095,11 +1104,20 @@ impl Inner {
         let now = Instant::now();
         let side = state.game.side_to_move();
         let limit = state.clock.limit();
+        // After a loss on time the loser's clock stays at zero rather than showing a full move.
+        let out_of_time = state
+            .game
+            .result()
+            .filter(|result| result.reason == EndReason::Timeout)
+            .and_then(|result| result.winner)
+            .map(Color::opponent);
         for color in [Color::Black, Color::White] {
             let i = color.index();
             let to_move = color == side && !state.game.is_over();
             let left = if to_move {
                 state.clock.remaining(now)
+            } else if out_of_time == Some(color) {
+                Duration::ZERO
             } else {
                 limit
             };
@@ -1333,7 +1351,10 @@ mod tests {
             "You (Black) win: five in a row"
         );
         assert_eq!(
-            result_text(Mode::HumanWhite, &result(Color::Black, EndReason::Resignation)),
+            result_text(
+                Mode::HumanWhite,
+                &result(Color::Black, EndReason::Resignation)
+            ),
             "The AI (Black) wins: you resigned"
         );
         assert_eq!(
