@@ -50,6 +50,13 @@ pub struct GameResult {
     pub reason: EndReason,
 }
 
+impl GameResult {
+    /// The side that lost, `None` for a draw.
+    pub fn loser(&self) -> Option<Color> {
+        self.winner.map(Color::opponent)
+    }
+}
+
 impl fmt::Display for GameResult {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.winner {

@@ -209,8 +209,7 @@ pub enum Ending {
 impl Ending {
     fn of(game: &Game) -> Option<Ending> {
         let result = game.result()?;
-        let loser = result.winner.map(Color::opponent);
-        match (result.reason, loser) {
+        match (result.reason, result.loser()) {
             (EndReason::Timeout, Some(loser)) => Some(Ending::Timeout(loser)),
             (EndReason::Resignation, Some(loser)) => Some(Ending::Resignation(loser)),
             (EndReason::Agreement, _) => Some(Ending::Agreement),

@@ -375,19 +375,17 @@ fn mover(index: usize) -> Color {
 fn result_text(mode: Mode, result: &GameResult) -> String {
     match (result.winner, mode) {
         (Some(winner), Mode::HumanBlack | Mode::HumanWhite) => {
-            let ai_won = mode.engine_plays(winner);
-            let (you, loser) = if ai_won {
-                ("The AI", "your")
+            // The winner with its verb, and the loser as subject and as possessive.
+            let (you, verb, loser, losers) = if mode.engine_plays(winner) {
+                ("The AI", "wins", "you", "your")
             } else {
-                ("You", "the AI's")
+                ("You", "win", "the AI", "the AI's")
             };
-            let verb = if ai_won { "wins" } else { "win" };
             let reason = match result.reason {
-                EndReason::Timeout => format!("{loser} time ran out"),
-                EndReason::Resignation if ai_won => "you resigned".to_string(),
-                EndReason::Resignation => "the AI resigned".to_string(),
+                EndReason::Timeout => format!("{losers} time ran out"),
+                EndReason::Resignation => format!("{loser} resigned"),
                 EndReason::Forbidden(kind) => {
-                    format!("{loser} move was forbidden ({})", kind.description())
+                    format!("{losers} move was forbidden ({})", kind.description())
                 }
                 reason => reason.to_string(),
             };
@@ -1109,8 +1107,7 @@ impl Inner {
             .game
             .result()
             .filter(|result| result.reason == EndReason::Timeout)
-            .and_then(|result| result.winner)
-            .map(Color::opponent);
+            .and_then(|result| result.loser());
         for color in [Color::Black, Color::White] {
             let i = color.index();
             let to_move = color == side && !state.game.is_over();
