@@ -98,7 +98,7 @@ impl Dataset {
     }
 }
 
-fn record_files(paths: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
+pub fn record_files(paths: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
     let mut files = Vec::new();
     for path in paths {
         if path.is_dir() {

@@ -4,6 +4,7 @@
 mod bench;
 mod deadline;
 mod fit;
+mod losses;
 mod puzzles;
 mod rules_bench;
 mod selfplay;
@@ -30,6 +31,9 @@ enum Command {
     /// Fit the evaluation weights to finished games (Texel method) or labelled positions; write a
     /// weights file.
     Fit(fit::FitArgs),
+    /// Find where each finished game was lost: the loser's first move that allowed a VCT, and
+    /// whether another move there did not.
+    Losses(losses::Args),
     /// Run the puzzle collections and report what is solved and how fast.
     Puzzles(puzzles::Args),
     /// Measure the rules core: move+undo pairs/s and forbidden-point listing calls/s.
@@ -45,6 +49,7 @@ fn main() -> anyhow::Result<()> {
         Command::Bench(args) => bench::run(&args),
         Command::Deadline(args) => deadline::run(&args),
         Command::Fit(args) => fit::run(&args),
+        Command::Losses(args) => losses::run(&args),
         Command::Puzzles(args) => puzzles::run(&args),
         Command::RulesBench(args) => rules_bench::run(&args),
         Command::Selfplay(args) => selfplay::run(args),

@@ -1,0 +1,184 @@
+//! `gobang-lab losses`: where each finished game was lost. For every game with a winner it finds
+//! the loser's first move (from `--from-move` on) after which the winner has a VCT that the VCT
+//! solver finds within a node budget, and then asks whether the loser had a move there that did
+//! not allow one: each move the move generator offers in that position is tried the same way
+//! ("safe": the solver finished without finding a VCT; "unknown": it ran out of nodes). A game
+//! whose turning point had no safe move was already lost earlier, beyond what the solver finds.
+
+use anyhow::Context as _;
+use gobang::engine::movegen::{analyse, generate};
+use gobang::engine::time::TimeControl;
+use gobang::engine::vcf::Vcf;
+use gobang::engine::vct::Vct;
+use gobang::engine::Limits;
+use gobang::game::record::GameRecord;
+use gobang::game::Game;
+use gobang::rules::{Board, Move, Pos, Rule};
+use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Game records, or folders of them.
+    #[arg(required = true)]
+    paths: Vec<PathBuf>,
+    /// Rule the games were played under (renju, standard or freestyle).
+    #[arg(long, default_value = "renju")]
+    rule: Rule,
+    /// First move number (1-based) that counts as the loser's choice; earlier moves are the
+    /// opening.
+    #[arg(long, default_value_t = 6)]
+    from_move: usize,
+    /// Nodes each VCT look may visit.
+    #[arg(long, default_value_t = 1_000_000)]
+    nodes: u64,
+    /// Most attacker moves in a VCT.
+    #[arg(long, default_value_t = 14)]
+    depth: i32,
+}
+
+/// The VCF and VCT solvers with their tables, reused from look to look.
+struct Solver {
+    vcf: Vcf,
+    vct: Vct,
+    nodes: u64,
+    depth: i32,
+}
+
+/// What one VCT look found.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Look {
+    Win,
+    NoWin,
+    OutOfBudget,
+}
+
+impl Solver {
+    /// Whether the side to move of `board` wins by VCT, looked for from fresh tables.
+    fn look(&mut self, board: &mut Board) -> Look {
+        let stop = AtomicBool::new(false);
+        let limits = Limits::turn_time(Duration::from_secs(24 * 3600));
+        let mut clock = TimeControl::new(&limits, &stop);
+        self.vcf.clear();
+        self.vct.clear();
+        let found = self
+            .vct
+            .solve(board, &mut self.vcf, self.depth, self.nodes, &mut clock, 0);
+        match found {
+            Some(_) => Look::Win,
+            None if self.vct.nodes() >= self.nodes => Look::OutOfBudget,
+            None => Look::NoWin,
+        }
+    }
+}
+
+/// The loser's first move that allowed a VCT, with the verdicts on the alternatives.
+struct TurningPoint {
+    move_number: usize,
+    played: Pos,
+    alternatives: usize,
+    safe: usize,
+    unknown: usize,
+}
+
+fn turning_point(game: &Game, args: &Args, solver: &mut Solver) -> Option<TurningPoint> {
+    let loser = game.result()?.loser()?;
+    let mut board = Board::new(game.rule());
+    for (index, &mv) in game.moves().iter().enumerate() {
+        let mover = board.side_to_move();
+        let Move::Place(played) = mv else {
+            board.pass();
+            continue;
+        };
+        if !board.is_empty(played) {
+            return None;
+        }
+        board.make_move(played);
+        if mover != loser || index + 1 < args.from_move || solver.look(&mut board) != Look::Win {
+            continue;
+        }
+        board.undo();
+        let mut candidates = Vec::new();
+        let status = analyse(&mut board);
+        generate(&mut board, status, &mut candidates);
+        let (mut safe, mut unknown) = (0, 0);
+        for &(p, _) in &candidates {
+            board.make_move(p);
+            match solver.look(&mut board) {
+                Look::Win => {}
+                Look::NoWin => safe += 1,
+                Look::OutOfBudget => unknown += 1,
+            }
+            board.undo();
+        }
+        return Some(TurningPoint {
+            move_number: index + 1,
+            played,
+            alternatives: candidates.len(),
+            safe,
+            unknown,
+        });
+    }
+    None
+}
+
+pub fn run(args: &Args) -> anyhow::Result<()> {
+    let rule = args.rule;
+    let mut solver = Solver {
+        vcf: Vcf::new(),
+        vct: Vct::new(),
+        nodes: args.nodes,
+        depth: args.depth,
+    };
+    let (mut lost, mut found, mut with_safe_move) = (0, 0, 0);
+    for path in super::fit::record_files(&args.paths)? {
+        let game = GameRecord::load(&path)
+            .and_then(|mut record| {
+                record.rule = rule;
+                record.to_game()
+            })
+            .with_context(|| format!("reading {}", path.display()));
+        let game = match game {
+            Ok(game) => game,
+            Err(error) => {
+                eprintln!("skipped: {error:#}");
+                continue;
+            }
+        };
+        let Some(loser) = game.result().and_then(|result| result.loser()) else {
+            println!("{}: no loser", path.display());
+            continue;
+        };
+        lost += 1;
+        match turning_point(&game, args, &mut solver) {
+            Some(point) => {
+                found += 1;
+                if point.safe > 0 {
+                    with_safe_move += 1;
+                }
+                println!(
+                    "{}: {} lost; move {} ({}) of {} allowed a VCT; {} moves there: {} safe, {} unknown",
+                    path.display(),
+                    loser.name(),
+                    point.move_number,
+                    point.played,
+                    game.moves().len(),
+                    point.alternatives,
+                    point.safe,
+                    point.unknown
+                );
+            }
+            None => println!(
+                "{}: {} lost; no move of theirs allowed a VCT found within {} nodes",
+                path.display(),
+                loser.name(),
+                args.nodes
+            ),
+        }
+    }
+    println!(
+        "{lost} games lost: {found} with a move that allowed a VCT, {with_safe_move} of them with a safe move instead"
+    );
+    Ok(())
+}

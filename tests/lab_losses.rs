@@ -1,0 +1,59 @@
+//! Drives `gobang-lab losses` over a folder of records: a game White loses by ignoring Black's
+//! open three (the turning point is that move, and blocking the three was safe), a game nobody
+//! lost, and an unreadable record, which is skipped with a message.
+
+use std::path::Path;
+use std::process::Command;
+
+#[test]
+fn losses_names_the_move_that_allowed_a_vct() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("losses");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    // White's a3 (move 6) leaves Black's open three h8-h10 alone; Black makes an open four, then five.
+    std::fs::write(
+        dir.join("a-ignored-three.txt"),
+        "h8 a1 h9 a2 h10 a3 h11 a4 h12\n",
+    )
+    .expect("write record");
+    std::fs::write(dir.join("b-unfinished.txt"), "h8 h9 j10\n").expect("write record");
+    std::fs::write(dir.join("c-broken.txt"), "h8 h8 zz99\n").expect("write record");
+    let output = Command::new(env!("CARGO_BIN_EXE_gobang-lab"))
+        .args(["losses", "--from-move", "1", "--nodes", "20000"])
+        .arg(&dir)
+        .output()
+        .expect("run gobang-lab");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stdout}{stderr}");
+    let line = |name: &str| {
+        stdout
+            .lines()
+            .find(|l| l.contains(name))
+            .unwrap_or_else(|| panic!("no line for {name} in {stdout}"))
+            .to_string()
+    };
+    let ignored = line("a-ignored-three");
+    assert!(
+        ignored.contains("White lost; move 6 (a3) of 9 allowed a VCT"),
+        "{ignored}"
+    );
+    let safe: usize = ignored
+        .split(": ")
+        .last()
+        .and_then(|tail| tail.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no safe count in {ignored}"));
+    assert!(safe >= 2, "blocking either end is safe: {ignored}");
+    assert!(line("b-unfinished").ends_with("no loser"), "{stdout}");
+    assert!(
+        stderr.contains("c-broken"),
+        "the broken record is named: {stderr}"
+    );
+    assert!(
+        stdout.contains(
+            "1 games lost: 1 with a move that allowed a VCT, 1 of them with a safe move instead"
+        ),
+        "{stdout}"
+    );
+}
