@@ -13,7 +13,7 @@ use gobang::engine::vct::Vct;
 use gobang::engine::Limits;
 use gobang::game::record::GameRecord;
 use gobang::game::Game;
-use gobang::rules::{Board, Move, Pos, Rule};
+use gobang::rules::{Board, Color, Move, Pos, Rule};
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
@@ -82,8 +82,13 @@ struct TurningPoint {
     unknown: usize,
 }
 
-fn turning_point(game: &Game, args: &Args, solver: &mut Solver) -> Option<TurningPoint> {
-    let loser = game.result()?.loser()?;
+/// The turning point of `game` (a legal game, as [`GameRecord::to_game`] checks) for `loser`.
+fn turning_point(
+    game: &Game,
+    loser: Color,
+    args: &Args,
+    solver: &mut Solver,
+) -> Option<TurningPoint> {
     let mut board = Board::new(game.rule());
     for (index, &mv) in game.moves().iter().enumerate() {
         let mover = board.side_to_move();
@@ -91,9 +96,6 @@ fn turning_point(game: &Game, args: &Args, solver: &mut Solver) -> Option<Turnin
             board.pass();
             continue;
         };
-        if !board.is_empty(played) {
-            return None;
-        }
         board.make_move(played);
         if mover != loser || index + 1 < args.from_move || solver.look(&mut board) != Look::Win {
             continue;
@@ -151,7 +153,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
             continue;
         };
         lost += 1;
-        match turning_point(&game, args, &mut solver) {
+        match turning_point(&game, loser, args, &mut solver) {
             Some(point) => {
                 found += 1;
                 if point.safe > 0 {
