@@ -38,7 +38,7 @@ pub struct Args {
     depth: i32,
 }
 
-/// The VCF and VCT solvers with their tables, reused from look to look.
+/// The VCF and VCT solvers: their tables are allocated once and cleared before each look.
 struct Solver {
     vcf: Vcf,
     vct: Vct,
