@@ -376,7 +376,7 @@ fn result_text(mode: Mode, result: &GameResult) -> String {
     match (result.winner, mode) {
         (Some(winner), Mode::HumanBlack | Mode::HumanWhite) => {
             // The winner with its verb, and the loser as subject and as possessive.
-            let (you, verb, loser, losers) = if mode.engine_plays(winner) {
+            let (winner_name, verb, loser, losers) = if mode.engine_plays(winner) {
                 ("The AI", "wins", "you", "your")
             } else {
                 ("You", "win", "the AI", "the AI's")
@@ -389,7 +389,7 @@ fn result_text(mode: Mode, result: &GameResult) -> String {
                 }
                 reason => reason.to_string(),
             };
-            format!("{you} ({}) {verb}: {reason}", winner.name())
+            format!("{winner_name} ({}) {verb}: {reason}", winner.name())
         }
         _ => result.to_string(),
     }

@@ -20,7 +20,7 @@
 use anyhow::{bail, Context};
 use clap::Args;
 use gobang::engine::eval::{self, Weights};
-use gobang::game::record::{write_atomically, GameRecord, RecordFormat};
+use gobang::game::record::{write_atomically, GameRecord};
 use gobang::rules::{Board, Move, Pos, Rule, Shape};
 use std::path::{Path, PathBuf};
 
@@ -96,24 +96,6 @@ impl Dataset {
         };
         (Weights::COUNT + number) as u32
     }
-}
-
-pub fn record_files(paths: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
-    let mut files = Vec::new();
-    for path in paths {
-        if path.is_dir() {
-            let mut entries: Vec<PathBuf> = std::fs::read_dir(path)
-                .with_context(|| format!("cannot read folder {}", path.display()))?
-                .filter_map(|entry| entry.ok().map(|e| e.path()))
-                .filter(|p| p.is_file() && RecordFormat::from_path(p).is_some())
-                .collect();
-            entries.sort();
-            files.extend(entries);
-        } else {
-            files.push(path.clone());
-        }
-    }
-    Ok(files)
 }
 
 /// The example of one position: its evaluation features and `target`, or `None` when a five can
@@ -241,7 +223,7 @@ fn load_labels(args: &FitArgs, data: &mut Dataset) -> anyhow::Result<()> {
 fn load(args: &FitArgs) -> anyhow::Result<Dataset> {
     let mut data = Dataset::default();
     load_labels(args, &mut data)?;
-    for path in record_files(&args.records)? {
+    for path in crate::record_files(&args.records)? {
         match game_examples(&path, args.rule, args.min_stones, &mut data) {
             Ok(examples) => {
                 data.games += 1;

@@ -134,7 +134,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         depth: args.depth,
     };
     let (mut lost, mut found, mut with_safe_move) = (0, 0, 0);
-    for path in super::fit::record_files(&args.paths)? {
+    for path in crate::record_files(&args.paths)? {
         let game = GameRecord::load(&path)
             .and_then(|mut record| {
                 record.rule = rule;

@@ -10,7 +10,10 @@ mod rules_bench;
 mod selfplay;
 mod tune;
 
+use anyhow::Context as _;
 use clap::{Parser, Subcommand};
+use gobang::game::record::RecordFormat;
+use std::path::PathBuf;
 
 #[derive(Parser)]
 #[command(
@@ -55,4 +58,24 @@ fn main() -> anyhow::Result<()> {
         Command::Selfplay(args) => selfplay::run(args),
         Command::Tune(args) => tune::run(args),
     }
+}
+
+/// The record files among `paths`: files as given, folders as their record files (by extension),
+/// sorted by name. Shared by the subcommands that read finished games (`fit`, `losses`).
+fn record_files(paths: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
+    let mut files = Vec::new();
+    for path in paths {
+        if path.is_dir() {
+            let mut entries: Vec<PathBuf> = std::fs::read_dir(path)
+                .with_context(|| format!("cannot read folder {}", path.display()))?
+                .filter_map(|entry| entry.ok().map(|e| e.path()))
+                .filter(|p| p.is_file() && RecordFormat::from_path(p).is_some())
+                .collect();
+            entries.sort();
+            files.extend(entries);
+        } else {
+            files.push(path.clone());
+        }
+    }
+    Ok(files)
 }
