@@ -866,8 +866,7 @@ mod tests {
         let mut searcher =
             freestyle_searcher(&black, &["a1", "o15"], &tt, &mut tables, &evaluator, &stop);
         assert_eq!(analyse(&mut searcher.board), Status::Quiet);
-        // (With the default weights White's best free move costs Black between 200 and 400 of
-        // its 704.)
+        // (With the default weights White's best free move costs Black about 300 of its 1,180.)
         let beta = searcher.evaluate() - 400;
         assert!(beta > 0, "Black is ahead: {beta}");
         let cut = searcher.null_move_cut(4, 1, beta);
