@@ -17,7 +17,7 @@ pub mod vct;
 
 pub use eval::{Weights, WeightsError};
 
-use crate::rules::{Board, Pos};
+use crate::rules::{Board, Pos, Rule};
 use eval::Evaluator;
 use search::{Searcher, ThreadTables};
 use smp::{Helpers, Job};
@@ -160,6 +160,8 @@ pub struct Engine {
     helpers: Helpers,
     /// The last memory limit set, if any (the table's share depends on the thread count).
     memory_limit: Option<usize>,
+    /// The rule of the last search: what the tables hold was found under it.
+    rule: Option<Rule>,
 }
 
 impl Default for Engine {
@@ -180,6 +182,7 @@ impl Engine {
             tables: ThreadTables::default(),
             helpers: Helpers::new(options.threads - 1),
             memory_limit: None,
+            rule: None,
             options,
         }
     }
@@ -242,6 +245,11 @@ impl Engine {
         on_info: &mut dyn FnMut(&SearchInfo),
     ) -> SearchResult {
         let clock = TimeControl::new(limits, stop);
+        // Wins, failures and scores found under one rule do not hold under another.
+        if self.rule.is_some_and(|rule| rule != board.rule()) {
+            self.clear();
+        }
+        self.rule = Some(board.rule());
         let evaluator = Evaluator::new(&self.options.weights, board.rule());
         self.tt.new_search();
         self.tables.age_history();
@@ -287,7 +295,7 @@ impl Engine {
 
 /// Memory taken by one thread's VCF and VCT tables and history, kept out of the transposition
 /// table's share of a memory limit (rounded up).
-const VCF_VCT_TABLE_BYTES: usize = 4 << 20;
+const VCF_VCT_TABLE_BYTES: usize = 5 << 20;
 
 /// Deepest iteration the search runs to.
 pub const MAX_DEPTH: u32 = 60;
@@ -295,13 +303,34 @@ pub const MAX_DEPTH: u32 = 60;
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::Color;
 
     #[test]
     fn memory_limit_sizes_the_table() {
         let mut engine = Engine::new();
         engine.set_memory_limit(40 << 20);
-        assert_eq!(engine.options().hash_bytes, 36 << 20);
+        assert_eq!(engine.options().hash_bytes, 35 << 20);
         engine.set_memory_limit(0);
         assert_eq!(engine.options().hash_bytes, 1 << 20);
+    }
+
+    #[test]
+    fn nothing_learned_under_one_rule_is_used_under_another() {
+        // h8 makes two open threes: Black's winning double three in freestyle, a forbidden point
+        // in renju. The same engine searches the same stones under both rules, freestyle first.
+        let black = ["f8", "g8", "h6", "h7"];
+        let white = ["a1", "a3", "o1", "o15"];
+        let h8 = Pos::from_notation("h8").ok();
+        let mut engine = Engine::new();
+        let stop = AtomicBool::new(false);
+        let limits = Limits::depth(6);
+        let freestyle = Board::from_points(Rule::Freestyle, &black, &white, Color::Black);
+        let won = engine.search(&freestyle, &limits, &stop, &mut |_| {});
+        assert!(matches!(won.score, Score::WinIn(_)), "{:?}", won.score);
+        assert_eq!(won.best_move, h8);
+        let renju = Board::from_points(Rule::Renju, &black, &white, Color::Black);
+        assert!(renju.is_forbidden(Pos::from_notation("h8").expect("on the board")));
+        let answer = engine.search(&renju, &limits, &stop, &mut |_| {});
+        assert_ne!(answer.best_move, h8, "a forbidden point");
     }
 }

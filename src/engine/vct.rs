@@ -5,7 +5,11 @@
 //! that makes a three of its own, keeping the initiative. The defender answers every threat with
 //! all its defences (the blocks of a three and its own fours and threes, or the points of the
 //! threatened VCF line). A position where the attacker's last move left no threat fails. Iterative
-//! deepening on the number of attacker moves, with a table of failures.
+//! deepening on the number of attacker moves, with three tables: attacker positions that failed
+//! (and at what depth), attacker positions proven won (a proof holds at any depth, and lines that
+//! reach a position by different orders of moves prove it once), and for defender positions the
+//! defence that last refuted the attack, tried first when the next iteration comes back there.
+//! Defences are otherwise tried best-looking first (the move generator's order score).
 
 use super::movegen::{analyse, generate, has_four_point, is_playable, vcf_defences, Status};
 use super::time::TimeControl;
@@ -20,10 +24,32 @@ const VCF_NODES: u64 = 400;
 const THREAT_FOURS: i32 = 12;
 const THREAT_NODES: u64 = 120;
 
-/// The VCT solver with its table of failed positions.
+/// An attacker position proven won: its key, the winning move and the plies to the five (at
+/// least one; zero marks an empty slot, whose key may well be a position's: the empty board's
+/// is zero).
+#[derive(Clone, Copy)]
+struct ProvenWin {
+    key: u64,
+    plies: u16,
+    first: Pos,
+}
+
+const NO_WIN: ProvenWin = ProvenWin {
+    key: 0,
+    plies: 0,
+    first: Pos(0),
+};
+
+/// The VCT solver with its tables.
 pub struct Vct {
+    /// Attacker positions that failed, and the depth they failed at.
     keys: Vec<u64>,
     depths: Vec<u8>,
+    /// Attacker positions proven won.
+    wins: Vec<ProvenWin>,
+    /// Defender positions: the defence that last refuted the attack.
+    refutation_keys: Vec<u64>,
+    refutations: Vec<Pos>,
     nodes: u64,
     budget: u64,
     aborted: bool,
@@ -46,6 +72,9 @@ impl Vct {
         Vct {
             keys: vec![0; 1 << TABLE_BITS],
             depths: vec![0; 1 << TABLE_BITS],
+            wins: vec![NO_WIN; 1 << TABLE_BITS],
+            refutation_keys: vec![0; 1 << TABLE_BITS],
+            refutations: vec![Pos(0); 1 << TABLE_BITS],
             nodes: 0,
             budget: 0,
             aborted: false,
@@ -55,6 +84,8 @@ impl Vct {
     pub fn clear(&mut self) {
         self.keys.fill(0);
         self.depths.fill(0);
+        self.wins.fill(NO_WIN);
+        self.refutation_keys.fill(0);
     }
 
     /// Nodes (including VCF nodes) visited by the last [`Vct::solve`].
@@ -141,13 +172,28 @@ impl Vct {
         }
         let key = board.hash();
         let slot = self.slot(key);
+        let win = self.wins[slot];
+        if win.plies > 0 && win.key == key {
+            *first = Some(win.first);
+            return Some(u32::from(win.plies));
+        }
         if self.keys[slot] == key && self.depths[slot] as i32 >= depth {
             return None;
         }
         let result = self.attack_moves(board, depth, status, first, run);
-        if result.is_none() && !self.aborted {
-            self.keys[slot] = key;
-            self.depths[slot] = depth.clamp(0, 255) as u8;
+        match (result, *first) {
+            (Some(plies), Some(p)) => {
+                self.wins[slot] = ProvenWin {
+                    key,
+                    plies: u16::try_from(plies).unwrap_or(u16::MAX).max(1),
+                    first: p,
+                };
+            }
+            (None, _) if !self.aborted => {
+                self.keys[slot] = key;
+                self.depths[slot] = depth.clamp(0, 255) as u8;
+            }
+            _ => {}
         }
         result
     }
@@ -235,6 +281,17 @@ impl Vct {
                 }
             }
         }
+        // Best-looking first (a stable sort keeps the generator's order among equals), and the
+        // defence that refuted the attack here before ahead of all.
+        moves.sort_by_key(|m| std::cmp::Reverse(m.1));
+        let key = board.hash();
+        let slot = self.slot(key);
+        if self.refutation_keys[slot] == key {
+            let refutation = self.refutations[slot];
+            if let Some(index) = moves.iter().position(|m| m.0 == refutation) {
+                moves[..=index].rotate_right(1);
+            }
+        }
         let mut longest = 0;
         for (p, _) in moves {
             if !is_playable(board, p) {
@@ -246,7 +303,13 @@ impl Vct {
             board.undo();
             match result {
                 Some(plies) => longest = longest.max(plies + 1),
-                None => return None,
+                None => {
+                    if !self.aborted {
+                        self.refutation_keys[slot] = key;
+                        self.refutations[slot] = p;
+                    }
+                    return None;
+                }
             }
         }
         Some(longest.max(2))
@@ -280,5 +343,40 @@ mod tests {
         // Without i6, g4 makes only one open three: White blocks it, and Black has no VCT.
         let single = solve(&["g5", "g6", "h5"], &white, 4);
         assert_eq!(single, None);
+    }
+
+    #[test]
+    fn an_empty_table_proves_nothing() {
+        // The empty board's key is zero, as is an empty slot's in the tables.
+        let mut board = Board::new(Rule::Renju);
+        assert_eq!(board.hash(), 0);
+        let stop = AtomicBool::new(false);
+        let mut clock = TimeControl::new(&Limits::depth(20), &stop);
+        let found = Vct::new().solve(&mut board, &mut Vcf::new(), 4, 10_000, &mut clock, 0);
+        assert_eq!(found, None);
+    }
+
+    #[test]
+    fn a_position_proven_won_is_answered_from_the_table() {
+        let black = ["g5", "g6", "h5", "i6"];
+        let white = ["d4", "e4", "f4"];
+        let mut board = Board::from_points(Rule::Freestyle, &black, &white, Color::Black);
+        let stop = AtomicBool::new(false);
+        let mut clock = TimeControl::new(&Limits::depth(20), &stop);
+        let (mut vct, mut vcf) = (Vct::new(), Vcf::new());
+        let first = vct.solve(&mut board, &mut vcf, 4, 1_000_000, &mut clock, 0);
+        assert!(first.is_some());
+        assert!(vct.nodes() > 1, "the first look searches");
+        let again = vct.solve(&mut board, &mut vcf, 4, 1_000_000, &mut clock, 0);
+        assert_eq!(again, first);
+        assert_eq!(
+            vct.nodes(),
+            1,
+            "the second look reads the win from the table"
+        );
+        vct.clear();
+        let cleared = vct.solve(&mut board, &mut vcf, 4, 1_000_000, &mut clock, 0);
+        assert_eq!(cleared, first);
+        assert!(vct.nodes() > 1, "a cleared table searches again");
     }
 }
