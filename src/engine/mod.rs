@@ -320,17 +320,17 @@ mod tests {
         // in renju. The same engine searches the same stones under both rules, freestyle first.
         let black = ["f8", "g8", "h6", "h7"];
         let white = ["a1", "a3", "o1", "o15"];
-        let h8 = Pos::from_notation("h8").ok();
+        let h8 = Pos::from_notation("h8").expect("on the board");
         let mut engine = Engine::new();
         let stop = AtomicBool::new(false);
         let limits = Limits::depth(6);
         let freestyle = Board::from_points(Rule::Freestyle, &black, &white, Color::Black);
         let won = engine.search(&freestyle, &limits, &stop, &mut |_| {});
         assert!(matches!(won.score, Score::WinIn(_)), "{:?}", won.score);
-        assert_eq!(won.best_move, h8);
+        assert_eq!(won.best_move, Some(h8));
         let renju = Board::from_points(Rule::Renju, &black, &white, Color::Black);
-        assert!(renju.is_forbidden(Pos::from_notation("h8").expect("on the board")));
+        assert!(renju.is_forbidden(h8));
         let answer = engine.search(&renju, &limits, &stop, &mut |_| {});
-        assert_ne!(answer.best_move, h8, "a forbidden point");
+        assert_ne!(answer.best_move, Some(h8), "a forbidden point");
     }
 }
