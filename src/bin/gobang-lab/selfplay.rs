@@ -2,8 +2,10 @@
 //! configuration or an external Gomocup brain executable driven through the protocol. Every
 //! opening (by default the 26 standard renju openings) is played from both sides, games run in
 //! parallel, and the result is reported as wins/draws/losses, score and Elo difference with a 95%
-//! interval. An illegal or forbidden move, a timeout, a crash or an unreadable answer loses the
-//! game for that player and the reason is recorded; games can be written as `.psq`/SGF/text.
+//! interval. Besides the time per move, each player may have a match clock (time for all its
+//! moves in a game), as in Gomocup tournaments. An illegal or forbidden move, a timeout, a crash
+//! or an unreadable answer loses the game for that player and the reason is recorded; games can
+//! be written as `.psq`/SGF/text.
 
 use anyhow::{bail, Context};
 use clap::Args;
@@ -45,6 +47,11 @@ pub struct SelfplayArgs {
     /// Extra time a move may take before it counts as lost on time, in milliseconds
     #[arg(long, default_value_t = 250)]
     pub grace_ms: u64,
+    /// Time for all of a player's moves in one game, in milliseconds (Gomocup `timeout_match`;
+    /// players are told what is left before every move, and a move may take no more than that
+    /// nor the time per move). Default: no match clock
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    pub match_time_ms: Option<u64>,
     /// Rule: renju, standard or freestyle
     #[arg(long, default_value = "renju")]
     pub rule: Rule,
@@ -276,11 +283,28 @@ impl fmt::Display for Fault {
     }
 }
 
+/// The time a player has for one move.
+#[derive(Clone, Copy, Debug)]
+struct MoveClock {
+    /// The time per move.
+    turn: Duration,
+    /// What is left of the player's match time, if there is a match clock.
+    match_left: Option<Duration>,
+    /// Tolerance after the limit before the move is lost on time.
+    grace: Duration,
+}
+
+impl MoveClock {
+    /// The move's limit: the time per move, or less if the match clock has less left.
+    fn limit(&self) -> Duration {
+        self.match_left
+            .map_or(self.turn, |left| left.min(self.turn))
+    }
+}
+
 trait Player {
-    /// The move for the side to move in `game`, `None` if the player has none; `time` is the
-    /// limit, `grace` the tolerance after it.
-    fn reply(&mut self, game: &Game, time: Duration, grace: Duration)
-        -> Result<Option<Pos>, Fault>;
+    /// The move for the side to move in `game`, `None` if the player has none, within `clock`.
+    fn reply(&mut self, game: &Game, clock: MoveClock) -> Result<Option<Pos>, Fault>;
 }
 
 struct EnginePlayer {
@@ -310,10 +334,10 @@ impl EnginePlayer {
 }
 
 impl Player for EnginePlayer {
-    fn reply(&mut self, game: &Game, time: Duration, _: Duration) -> Result<Option<Pos>, Fault> {
+    fn reply(&mut self, game: &Game, clock: MoveClock) -> Result<Option<Pos>, Fault> {
         let limits = Limits {
-            turn_time: time,
-            match_time_left: None,
+            turn_time: clock.turn,
+            match_time_left: clock.match_left,
             max_depth: self.config.depth,
             max_nodes: self.config.nodes,
         };
@@ -337,7 +361,12 @@ struct BrainPlayer {
 }
 
 impl BrainPlayer {
-    fn start(path: &Path, rule: Rule, move_time: Duration) -> Result<BrainPlayer, Fault> {
+    fn start(
+        path: &Path,
+        rule: Rule,
+        move_time: Duration,
+        match_time: Option<Duration>,
+    ) -> Result<BrainPlayer, Fault> {
         let mut child = Command::new(path)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -378,10 +407,14 @@ impl BrainPlayer {
             return Err(Fault::Refused(answer));
         }
         let rule_bits = rule.to_gomocup();
+        let (timeout_match, time_left) = match match_time {
+            Some(time) => (time.as_millis(), time.as_millis()),
+            None => (0, i32::MAX as u128),
+        };
         for info in [
             format!("INFO timeout_turn {}", move_time.as_millis()),
-            "INFO timeout_match 0".to_string(),
-            "INFO time_left 2147483647".to_string(),
+            format!("INFO timeout_match {timeout_match}"),
+            format!("INFO time_left {time_left}"),
             "INFO game_type 1".to_string(),
             format!("INFO rule {rule_bits}"),
         ] {
@@ -420,13 +453,11 @@ impl BrainPlayer {
 }
 
 impl Player for BrainPlayer {
-    fn reply(
-        &mut self,
-        game: &Game,
-        time: Duration,
-        grace: Duration,
-    ) -> Result<Option<Pos>, Fault> {
-        let deadline = Instant::now() + time + grace;
+    fn reply(&mut self, game: &Game, clock: MoveClock) -> Result<Option<Pos>, Fault> {
+        let deadline = Instant::now() + clock.limit() + clock.grace;
+        if let Some(left) = clock.match_left {
+            self.send(&format!("INFO time_left {}", left.as_millis()))?;
+        }
         let history = game.moves();
         match (self.known, history.last()) {
             (known, Some(&Move::Place(last))) if known > 0 && history.len() == known + 1 => {
@@ -485,6 +516,8 @@ pub struct MatchSettings {
     pub rule: Rule,
     pub move_time: Duration,
     pub grace: Duration,
+    /// Each player's time for all its moves in a game, if there is a match clock.
+    pub match_time: Option<Duration>,
     pub openings: Vec<Opening>,
     pub rounds: usize,
     pub max_games: Option<usize>,
@@ -551,8 +584,9 @@ fn new_player(
             (Ok(Box::new(EnginePlayer::new(config))), time)
         }
         PlayerSpec::Brain(path) => {
-            let player = BrainPlayer::start(path, settings.rule, settings.move_time)
-                .map(|b| Box::new(b) as Box<dyn Player>);
+            let player =
+                BrainPlayer::start(path, settings.rule, settings.move_time, settings.match_time)
+                    .map(|b| Box::new(b) as Box<dyn Player>);
             (player, settings.move_time)
         }
     }
@@ -598,6 +632,7 @@ fn play_game(
     let mut note = None;
     let mut fault = None;
     let mut timing = [MoveTiming::default(); 2];
+    let mut match_left = [settings.match_time; 2];
     while !game.is_over() {
         if !has_legal_move(&game) {
             // Only Black's forbidden points are left: the rules let Black pass rather than lose.
@@ -608,21 +643,28 @@ fn play_game(
         let color = game.side_to_move();
         let side = side_of(color);
         let (player, time) = &mut seats[side as usize];
+        let clock = MoveClock {
+            turn: *time,
+            match_left: match_left[side as usize],
+            grace: settings.grace,
+        };
         let started = Instant::now();
         let answer = match player {
-            Ok(player) => player.reply(&game, *time, settings.grace),
+            Ok(player) => player.reply(&game, clock),
             Err(error) => Err(Fault::Crashed(format!("did not start ({error})"))),
         };
         let spent = started.elapsed();
-        timing[side as usize].add(spent, *time);
-        let limit = *time + settings.grace;
+        timing[side as usize].add(spent, clock.limit());
+        if let Some(left) = &mut match_left[side as usize] {
+            *left = left.saturating_sub(spent);
+        }
         match answer {
-            Ok(_) if spent > limit => {
+            Ok(_) if spent > clock.limit() + clock.grace => {
                 game.lose_on_time(color);
                 note = Some(format!(
                     "took {} ms, limit {} ms",
                     spent.as_millis(),
-                    time.as_millis()
+                    clock.limit().as_millis()
                 ));
                 fault = Some("timeout");
             }
@@ -847,6 +889,7 @@ pub fn run(args: SelfplayArgs) -> anyhow::Result<()> {
         rule: args.rule,
         move_time: Duration::from_millis(args.move_time_ms),
         grace: Duration::from_millis(args.grace_ms),
+        match_time: args.match_time_ms.map(Duration::from_millis),
         openings,
         rounds: args.rounds,
         max_games: args.games,
@@ -856,8 +899,12 @@ pub fn run(args: SelfplayArgs) -> anyhow::Result<()> {
     let total = settings.game_count();
     println!("A = {}", args.a);
     println!("B = {}", args.b);
+    let match_clock = settings
+        .match_time
+        .map(|time| format!(", {} ms a game each", time.as_millis()))
+        .unwrap_or_default();
     println!(
-        "{total} games, {} rule, {} ms per move (+{} ms grace), {} at a time",
+        "{total} games, {} rule, {} ms per move (+{} ms grace){match_clock}, {} at a time",
         settings.rule.name(),
         settings.move_time.as_millis(),
         settings.grace.as_millis(),
@@ -989,6 +1036,50 @@ mod tests {
         assert!("engine:depth=x".parse::<PlayerSpec>().is_err());
         assert!("brain:".parse::<PlayerSpec>().is_err());
         assert!("human".parse::<PlayerSpec>().is_err());
+    }
+
+    #[test]
+    fn a_move_may_take_no_more_than_the_match_clock_has_left() {
+        let clock = MoveClock {
+            turn: Duration::from_millis(500),
+            match_left: None,
+            grace: Duration::ZERO,
+        };
+        assert_eq!(clock.limit(), Duration::from_millis(500));
+        let short = MoveClock {
+            match_left: Some(Duration::from_millis(120)),
+            ..clock
+        };
+        assert_eq!(short.limit(), Duration::from_millis(120));
+        let long = MoveClock {
+            match_left: Some(Duration::from_secs(60)),
+            ..clock
+        };
+        assert_eq!(long.limit(), Duration::from_millis(500));
+    }
+
+    #[test]
+    fn an_empty_match_clock_makes_every_move_late_but_the_grace_still_counts() {
+        // No match time at all: every move's limit is zero, so all of them count as late, and
+        // none is lost within the (long) grace.
+        let settings = MatchSettings {
+            rule: Rule::Renju,
+            move_time: Duration::from_secs(1),
+            grace: Duration::from_secs(30),
+            match_time: Some(Duration::ZERO),
+            openings: parse_openings(RENJU_26).unwrap(),
+            rounds: 1,
+            max_games: Some(1),
+            threads: 1,
+            records: None,
+        };
+        let player: PlayerSpec = "engine:depth=1".parse().unwrap();
+        let report = play_game(0, [&player, &player], &settings).unwrap();
+        assert_eq!(report.fault, None, "{}", report.reason);
+        for timing in &report.timing {
+            assert!(timing.moves > 1);
+            assert_eq!(timing.late, timing.moves);
+        }
     }
 
     #[test]

@@ -192,6 +192,7 @@ pub fn run(args: TuneArgs) -> anyhow::Result<()> {
         rule: args.rule,
         move_time: Duration::from_millis(args.move_time_ms),
         grace: Duration::from_millis(250),
+        match_time: None,
         openings,
         rounds: 1,
         max_games: None,
