@@ -5,6 +5,7 @@
 //! the calling thread and share its transposition table (Lazy SMP); the calling thread's answer
 //! is returned.
 
+pub mod book;
 pub mod eval;
 pub mod movegen;
 pub mod puzzle;

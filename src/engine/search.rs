@@ -12,6 +12,7 @@
 //! the threads spread over depths and fill the table with different results. Only the main
 //! thread's answer is returned.
 
+use super::book;
 use super::eval::Evaluator;
 use super::movegen::{
     analyse, first_five_point, generate, has_four_point, is_playable, vcf_defences, Status,
@@ -238,6 +239,13 @@ impl<'e, 'a> Searcher<'e, 'a> {
             return Err(self.result(None, 0, 0, Vec::new()));
         }
         root_moves.sort_by_key(|m| std::cmp::Reverse(m.1));
+        // Opening theory the search cannot see: its move is the only one searched, which takes
+        // a short search as for any single reply.
+        if let Some(p) =
+            book::black_third_move(&self.board).filter(|&p| root_moves.iter().any(|m| m.0 == p))
+        {
+            root_moves.retain(|m| m.0 == p);
+        }
         Ok(root_moves)
     }
 
