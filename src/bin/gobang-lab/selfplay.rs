@@ -1017,6 +1017,16 @@ mod tests {
     }
 
     #[test]
+    fn the_free_starts_leave_the_engines_their_first_moves() {
+        let text = include_str!("../../../data/openings/free_starts.txt");
+        let starts = parse_openings(text).unwrap();
+        let codes: Vec<_> = starts.iter().map(|o| o.code.as_str()).collect();
+        assert_eq!(codes, ["F1", "F2", "F3", "F4"]);
+        assert_eq!(starts[0].moves, [Pos::CENTER]);
+        assert!(starts[1..].iter().all(|o| o.moves.len() == 2));
+    }
+
+    #[test]
     fn player_specs_parse_and_print() {
         for text in [
             "engine",
