@@ -1,8 +1,13 @@
 //! `gobang-lab puzzles`: the puzzles with solution lines (each must be won; the first move and the
 //! time are printed) and the goal-only collections (share won within the time limit, by collection).
+//! With `--solver-nodes` the goal-only problems go to the VCT solver alone at that node budget
+//! instead of the whole engine, which measures the solver apart from the clock.
 
 use anyhow::Context as _;
 use gobang::engine::puzzle::{self, Puzzle};
+use gobang::engine::time::TimeControl;
+use gobang::engine::vcf::Vcf;
+use gobang::engine::vct::Vct;
 use gobang::engine::{Engine, Limits, Score};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -32,6 +37,29 @@ pub struct Args {
     /// List every unsolved goal-only problem.
     #[arg(long)]
     verbose: bool,
+    /// Give the goal-only problems to the VCT solver alone (fresh tables, up to 14 attacker
+    /// moves) with this many nodes each, instead of the engine with its time limit.
+    #[arg(long)]
+    solver_nodes: Option<u64>,
+}
+
+/// The VCT solver alone on a problem: whether it proves a win for the side to move within
+/// `nodes`, and the nodes it used.
+fn attempt_solver(
+    solver: &mut (Vcf, Vct),
+    puzzle: &Puzzle,
+    nodes: u64,
+) -> anyhow::Result<(bool, u64)> {
+    let mut board = puzzle
+        .board()
+        .with_context(|| format!("setting up {}", puzzle.name))?;
+    let stop = AtomicBool::new(false);
+    let mut clock = TimeControl::new(&Limits::turn_time(Duration::from_secs(24 * 3600)), &stop);
+    let (vcf, vct) = solver;
+    vcf.clear();
+    vct.clear();
+    let found = vct.solve(&mut board, vcf, 14, nodes, &mut clock, 0);
+    Ok((found.is_some(), vct.nodes()))
 }
 
 fn read(path: &PathBuf) -> anyhow::Result<Vec<Puzzle>> {
@@ -101,6 +129,9 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         return Ok(());
     }
     let problems = read(&args.problems)?;
+    let mut solver = (Vcf::new(), Vct::new());
+    let started = std::time::Instant::now();
+    let mut solver_nodes_used = 0;
     let mut by_collection: BTreeMap<String, (usize, usize)> = BTreeMap::new();
     let mut by_goal: BTreeMap<String, (usize, usize)> = BTreeMap::new();
     for puzzle in &problems {
@@ -111,8 +142,17 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         {
             continue;
         }
-        let (won, _, elapsed, _) = attempt(&mut engine, puzzle, args.problem_time)?;
-        let won = won && elapsed.as_secs_f64() <= args.problem_time;
+        let won = match args.solver_nodes {
+            Some(nodes) => {
+                let (won, used) = attempt_solver(&mut solver, puzzle, nodes)?;
+                solver_nodes_used += used;
+                won
+            }
+            None => {
+                let (won, _, elapsed, _) = attempt(&mut engine, puzzle, args.problem_time)?;
+                won && elapsed.as_secs_f64() <= args.problem_time
+            }
+        };
         if !won && args.verbose {
             println!("  unsolved: {}", puzzle.name);
         }
@@ -128,11 +168,19 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
             entry.1 += 1;
         }
     }
-    println!(
-        "Goal-only problems ({}), solved within {} s each:",
-        args.problems.display(),
-        args.problem_time
-    );
+    match args.solver_nodes {
+        Some(nodes) => println!(
+            "Goal-only problems ({}), proven by the VCT solver alone within {nodes} nodes each \
+             ({solver_nodes_used} nodes in {:.1} s):",
+            args.problems.display(),
+            started.elapsed().as_secs_f64()
+        ),
+        None => println!(
+            "Goal-only problems ({}), solved within {} s each:",
+            args.problems.display(),
+            args.problem_time
+        ),
+    }
     for (map, title) in [(&by_collection, "collection"), (&by_goal, "goal")] {
         println!("  by {title}:");
         for (name, (won, total)) in map {
