@@ -308,18 +308,24 @@ fn defences(board: &mut Board, out: &mut Vec<(Pos, i32)>) {
     let me = board.side_to_move();
     let opp = me.opponent();
     let mut marked = [false; 256];
-    let threats: Vec<Pos> = board
-        .four_or_more_points(opp)
-        .filter(|&t| is_real_threat(board, opp, t))
-        .collect();
+    // The real threat points, in a buffer on the stack (this runs at every threatened node).
+    let mut threat_points = [Pos(0); 256];
+    let mut threat_count = 0;
+    for t in board.four_or_more_points(opp) {
+        if is_real_threat(board, opp, t) {
+            threat_points[threat_count] = t;
+            threat_count += 1;
+        }
+    }
+    let threats = &threat_points[..threat_count];
     // Whether some threat is a four-three or double four rather than an open four to be.
     let four_threat = threats
         .iter()
         .any(|&t| board.shape(t, opp) != Shape::OpenFour);
-    for &t in &threats {
+    for &t in threats {
         if !marked[t.index()] {
             marked[t.index()] = true;
-            push_if_block(board, t, &threats, out);
+            push_if_block(board, t, threats, out);
         }
         // Only the lines that make up the threat can be broken.
         for (dir_index, &dir) in DIRECTIONS.iter().enumerate() {
@@ -331,7 +337,7 @@ fn defences(board: &mut Board, out: &mut Vec<(Pos, i32)>) {
                     let q = t.step(dir, sign * distance);
                     if q.is_on_board() && !marked[q.index()] && board.is_empty(q) {
                         marked[q.index()] = true;
-                        push_if_block(board, q, &threats, out);
+                        push_if_block(board, q, threats, out);
                     }
                 }
             }
