@@ -4,12 +4,8 @@
 //! defender has a threat of its own (an open three), the attacker may also stop it with a move
 //! that makes a three of its own, keeping the initiative. The defender answers every threat with
 //! all its defences (the blocks of a three and its own fours and threes, or the points of the
-//! threatened VCF line). A position where the attacker's last move left no threat fails. Before
-//! its own moves the attacker looks for a VCF of constructive fours (a four that makes nothing
-//! else is tried as an attacker move instead). Iterative deepening on the number of attacker
-//! moves, where the forced block of a defender's four does not count (a counter-four only delays
-//! the attack and must not use up its depth; the block is played even with no attacker move
-//! left), with three tables: attacker positions that failed
+//! threatened VCF line). A position where the attacker's last move left no threat fails. Iterative
+//! deepening on the number of attacker moves, with three tables: attacker positions that failed
 //! (and at what depth), attacker positions proven won (a proof holds at any depth, and lines that
 //! reach a position by different orders of moves prove it once), and for defender positions the
 //! defence that last refuted the attack, tried first when the next iteration comes back there.
@@ -21,7 +17,7 @@ use super::vcf::{Fours, Vcf};
 use crate::rules::{Board, Pos, Shape};
 
 const TABLE_BITS: u32 = 16;
-/// Fours and nodes of the VCF looks (constructive fours) before the attacker's moves.
+/// Fours and nodes of the VCF looks inside the VCT.
 const VCF_FOURS: i32 = 20;
 const VCF_NODES: u64 = 400;
 /// Fours and nodes of the look for a VCF threat after a quiet attacker move.
@@ -140,11 +136,11 @@ impl Vct {
         self.aborted
     }
 
-    /// A VCF of constructive fours for the side to move: its first move and plies to the five.
+    /// A VCF of the side to move: its first move and plies to the five.
     fn vcf(&mut self, board: &mut Board, run: &mut Run) -> Option<(Pos, u32)> {
         let found = run.vcf.solve(
             board,
-            Fours::Constructive,
+            Fours::All,
             VCF_FOURS,
             VCF_NODES,
             run.clock,
@@ -217,16 +213,12 @@ impl Vct {
                 return Some(plies);
             }
         }
-        if self.aborted {
+        if depth <= 1 || self.aborted {
             return None;
         }
-        // A forced block is not an attacker move of its own: it costs no depth (the defender's
-        // answers after it are searched at this depth), and it is played even when no attacker
-        // move is left.
-        let (moves, answered_depth): (Vec<Pos>, i32) = if let Status::Forced(block) = status {
-            (vec![block], depth + 1)
-        } else if depth <= 1 {
-            return None;
+        let mut moves: Vec<Pos> = Vec::new();
+        if let Status::Forced(block) = status {
+            moves.push(block);
         } else {
             // In a quiet position: fours and threes, then moves that make a closed three and may
             // threaten a VCF. Against the defender's open three (or four-three point): the moves
@@ -236,11 +228,11 @@ impl Vct {
             generate(board, status, &mut candidates);
             candidates.retain(|m| board.shape(m.0, me) >= Shape::Three);
             candidates.sort_by_key(|m| std::cmp::Reverse((board.shape(m.0, me), m.1)));
-            (candidates.iter().map(|m| m.0).collect(), depth)
-        };
+            moves.extend(candidates.iter().map(|m| m.0));
+        }
         for p in moves {
             board.make_move(p);
-            let result = self.defend(board, answered_depth, run);
+            let result = self.defend(board, depth, run);
             board.undo();
             if let Some(plies) = result {
                 *first = Some(p);
@@ -348,28 +340,9 @@ mod tests {
         let found = solve(&black, &white, 4);
         assert_eq!(found.map(|(p, _)| p.to_string()), Some("g4".to_string()));
 
-        // Without i6, g4 makes only one open three: White blocks it, and Black cannot win with
-        // two attacker moves (a longer VCT, to a five on the 15th ply, is found with four).
-        let single = ["g5", "g6", "h5"];
-        assert_eq!(solve(&single, &white, 2), None);
-        let longer = solve(&single, &white, 4);
-        assert_eq!(
-            longer.map(|(p, plies)| (p.to_string(), plies)),
-            Some(("g4".to_string(), 15))
-        );
-    }
-
-    #[test]
-    fn a_counter_four_costs_the_attack_no_depth() {
-        // After g4 White's fours c4 or b4 (its three is now closed at g4) force a block before
-        // White must face Black's two open threes; with two attacker moves, g4 and the open four,
-        // the block is free.
-        let black = ["g5", "g6", "h5", "i6"];
-        let white = ["d4", "e4", "f4"];
-        let found = solve(&black, &white, 2);
-        assert_eq!(found.map(|(p, _)| p.to_string()), Some("g4".to_string()));
-        // With one attacker move there is nothing to find: g4 makes no four.
-        assert_eq!(solve(&black, &white, 1), None);
+        // Without i6, g4 makes only one open three: White blocks it, and Black has no VCT.
+        let single = solve(&["g5", "g6", "h5"], &white, 4);
+        assert_eq!(single, None);
     }
 
     #[test]
