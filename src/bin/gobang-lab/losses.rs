@@ -5,18 +5,13 @@
 //! ("safe": the solver finished without finding a VCT; "unknown": it ran out of nodes). A game
 //! whose turning point had no safe move was already lost earlier, beyond what the solver finds.
 
+use crate::{Look, Solver};
 use anyhow::Context as _;
 use gobang::engine::movegen::{analyse, generate};
-use gobang::engine::time::TimeControl;
-use gobang::engine::vcf::Vcf;
-use gobang::engine::vct::Vct;
-use gobang::engine::Limits;
 use gobang::game::record::GameRecord;
 use gobang::game::Game;
 use gobang::rules::{Board, Color, Move, Pos, Rule};
 use std::path::PathBuf;
-use std::sync::atomic::AtomicBool;
-use std::time::Duration;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -36,41 +31,6 @@ pub struct Args {
     /// Most attacker moves in a VCT.
     #[arg(long, default_value_t = 14)]
     depth: i32,
-}
-
-/// The VCF and VCT solvers: their tables are allocated once and cleared before each look.
-struct Solver {
-    vcf: Vcf,
-    vct: Vct,
-    nodes: u64,
-    depth: i32,
-}
-
-/// What one VCT look found.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Look {
-    Win,
-    NoWin,
-    OutOfBudget,
-}
-
-impl Solver {
-    /// Whether the side to move of `board` wins by VCT, looked for from fresh tables.
-    fn look(&mut self, board: &mut Board) -> Look {
-        let stop = AtomicBool::new(false);
-        let limits = Limits::turn_time(Duration::from_secs(24 * 3600));
-        let mut clock = TimeControl::new(&limits, &stop);
-        self.vcf.clear();
-        self.vct.clear();
-        let found = self
-            .vct
-            .solve(board, &mut self.vcf, self.depth, self.nodes, &mut clock, 0);
-        match found {
-            Some(_) => Look::Win,
-            None if self.vct.nodes() >= self.nodes => Look::OutOfBudget,
-            None => Look::NoWin,
-        }
-    }
 }
 
 /// The loser's first move that allowed a VCT, with the verdicts on the alternatives.
@@ -127,12 +87,7 @@ fn turning_point(
 
 pub fn run(args: &Args) -> anyhow::Result<()> {
     let rule = args.rule;
-    let mut solver = Solver {
-        vcf: Vcf::new(),
-        vct: Vct::new(),
-        nodes: args.nodes,
-        depth: args.depth,
-    };
+    let mut solver = Solver::new(args.nodes, args.depth);
     let (mut lost, mut found, mut with_safe_move) = (0, 0, 0);
     for path in crate::record_files(&args.paths)? {
         let game = GameRecord::load(&path)

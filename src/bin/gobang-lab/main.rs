@@ -12,8 +12,15 @@ mod tune;
 
 use anyhow::Context as _;
 use clap::{Parser, Subcommand};
+use gobang::engine::time::TimeControl;
+use gobang::engine::vcf::Vcf;
+use gobang::engine::vct::Vct;
+use gobang::engine::Limits;
 use gobang::game::record::RecordFormat;
+use gobang::rules::Board;
 use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
 
 #[derive(Parser)]
 #[command(
@@ -78,4 +85,55 @@ fn record_files(paths: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
         }
     }
     Ok(files)
+}
+
+/// The VCF and VCT solvers for looks at positions outside any search (`losses`, `puzzles
+/// --solver-nodes`): their tables are allocated once and cleared before each look.
+struct Solver {
+    vcf: Vcf,
+    vct: Vct,
+    nodes: u64,
+    depth: i32,
+}
+
+/// What one VCT look found.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Look {
+    Win,
+    NoWin,
+    OutOfBudget,
+}
+
+impl Solver {
+    /// Looks of at most `nodes` nodes and `depth` attacker moves.
+    fn new(nodes: u64, depth: i32) -> Solver {
+        Solver {
+            vcf: Vcf::new(),
+            vct: Vct::new(),
+            nodes,
+            depth,
+        }
+    }
+
+    /// Whether the side to move of `board` wins by VCT, looked for from fresh tables.
+    fn look(&mut self, board: &mut Board) -> Look {
+        let stop = AtomicBool::new(false);
+        let limits = Limits::turn_time(Duration::from_secs(24 * 3600));
+        let mut clock = TimeControl::new(&limits, &stop);
+        self.vcf.clear();
+        self.vct.clear();
+        let found = self
+            .vct
+            .solve(board, &mut self.vcf, self.depth, self.nodes, &mut clock, 0);
+        match found {
+            Some(_) => Look::Win,
+            None if self.vct.nodes() >= self.nodes => Look::OutOfBudget,
+            None => Look::NoWin,
+        }
+    }
+
+    /// Nodes (VCF nodes included) the last look visited.
+    fn nodes_used(&self) -> u64 {
+        self.vct.nodes()
+    }
 }

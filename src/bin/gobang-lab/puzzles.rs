@@ -3,11 +3,9 @@
 //! With `--solver-nodes` the goal-only problems go to the VCT solver alone at that node budget
 //! instead of the whole engine, which measures the solver apart from the clock.
 
+use crate::{Look, Solver};
 use anyhow::Context as _;
 use gobang::engine::puzzle::{self, Puzzle};
-use gobang::engine::time::TimeControl;
-use gobang::engine::vcf::Vcf;
-use gobang::engine::vct::Vct;
 use gobang::engine::{Engine, Limits, Score};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -43,24 +41,8 @@ pub struct Args {
     solver_nodes: Option<u64>,
 }
 
-/// The VCT solver alone on a problem: whether it proves a win for the side to move within
-/// `nodes`, and the nodes it used.
-fn attempt_solver(
-    solver: &mut (Vcf, Vct),
-    puzzle: &Puzzle,
-    nodes: u64,
-) -> anyhow::Result<(bool, u64)> {
-    let mut board = puzzle
-        .board()
-        .with_context(|| format!("setting up {}", puzzle.name))?;
-    let stop = AtomicBool::new(false);
-    let mut clock = TimeControl::new(&Limits::turn_time(Duration::from_secs(24 * 3600)), &stop);
-    let (vcf, vct) = solver;
-    vcf.clear();
-    vct.clear();
-    let found = vct.solve(&mut board, vcf, 14, nodes, &mut clock, 0);
-    Ok((found.is_some(), vct.nodes()))
-}
+/// Attacker moves the solver may use with `--solver-nodes`.
+const SOLVER_DEPTH: i32 = 14;
 
 fn read(path: &PathBuf) -> anyhow::Result<Vec<Puzzle>> {
     let text =
@@ -129,7 +111,9 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         return Ok(());
     }
     let problems = read(&args.problems)?;
-    let mut solver = (Vcf::new(), Vct::new());
+    let mut solver = args
+        .solver_nodes
+        .map(|nodes| Solver::new(nodes, SOLVER_DEPTH));
     let started = std::time::Instant::now();
     let mut solver_nodes_used = 0;
     let mut by_collection: BTreeMap<String, (usize, usize)> = BTreeMap::new();
@@ -142,11 +126,14 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         {
             continue;
         }
-        let won = match args.solver_nodes {
-            Some(nodes) => {
-                let (won, used) = attempt_solver(&mut solver, puzzle, nodes)?;
-                solver_nodes_used += used;
-                won
+        let won = match solver.as_mut() {
+            Some(solver) => {
+                let mut board = puzzle
+                    .board()
+                    .with_context(|| format!("setting up {}", puzzle.name))?;
+                let look = solver.look(&mut board);
+                solver_nodes_used += solver.nodes_used();
+                look == Look::Win
             }
             None => {
                 let (won, _, elapsed, _) = attempt(&mut engine, puzzle, args.problem_time)?;
