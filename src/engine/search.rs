@@ -740,7 +740,7 @@ impl<'e, 'a> Searcher<'e, 'a> {
         self.board.undo();
         match found {
             Some(line) => {
-                vcf_defences(&self.board, &line, moves);
+                vcf_defences(&mut self.board, &line, moves);
                 true
             }
             None => false,
