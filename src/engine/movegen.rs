@@ -248,19 +248,15 @@ fn push_tempo_blocks(board: &mut Board, line: &[Pos], out: &mut Vec<(Pos, i32)>)
             if board.line_shape(block, me, dir_index) < LineShape::Three {
                 continue;
             }
-            for distance in 1..=4 {
-                for sign in [-1, 1] {
-                    let q = block.step(dir, sign * distance);
-                    if !q.is_on_board() || block.distance(q) != distance as u8 || !board.is_empty(q)
-                    {
-                        continue;
-                    }
-                    board.make_move(q);
-                    let tempo = board.shape(block, me) >= Shape::Four;
-                    board.undo();
-                    if tempo {
-                        found[q.index() >> 6] |= 1 << (q.index() & 63);
-                    }
+            for q in line_points_near(block, dir) {
+                if !board.is_empty(q) {
+                    continue;
+                }
+                board.make_move(q);
+                let tempo = board.shape(block, me) >= Shape::Four;
+                board.undo();
+                if tempo {
+                    found[q.index() >> 6] |= 1 << (q.index() & 63);
                 }
             }
         }
@@ -279,6 +275,17 @@ fn push_tempo_blocks(board: &mut Board, line: &[Pos], out: &mut Vec<(Pos, i32)>)
             }
         }
     }
+}
+
+/// The on-board points one to four steps from `p` along `dir`, nearest first, each distance's
+/// two sides in turn: the points a stone on which can change `p`'s shape along that line.
+fn line_points_near(p: Pos, dir: u8) -> impl Iterator<Item = Pos> {
+    (1..=4).flat_map(move |distance| {
+        [-1, 1].into_iter().filter_map(move |sign| {
+            let q = p.step(dir, sign * distance);
+            (q.is_on_board() && p.distance(q) == distance as u8).then_some(q)
+        })
+    })
 }
 
 /// Whether `color` has any point that makes a four.
@@ -390,13 +397,10 @@ fn defences(board: &mut Board, out: &mut Vec<(Pos, i32)>) {
             if board.line_shape(t, opp, dir_index) < LineShape::Three {
                 continue;
             }
-            for distance in 1..=4 {
-                for sign in [-1, 1] {
-                    let q = t.step(dir, sign * distance);
-                    if q.is_on_board() && !marked[q.index()] && board.is_empty(q) {
-                        marked[q.index()] = true;
-                        push_if_block(board, q, threats, out);
-                    }
+            for q in line_points_near(t, dir) {
+                if !marked[q.index()] && board.is_empty(q) {
+                    marked[q.index()] = true;
+                    push_if_block(board, q, threats, out);
                 }
             }
         }
