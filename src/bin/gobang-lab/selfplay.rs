@@ -545,8 +545,8 @@ pub struct GameReport {
     /// The loser's fault category when the game was not decided on the board.
     pub fault: Option<&'static str>,
     pub moves: usize,
-    /// Per side (A, B): the moves it made, how many came after the move limit (grace aside), and
-    /// the longest time past the limit.
+    /// Per side (A, B): the moves it made, the time they took, how many came after the move limit
+    /// (grace aside), and the longest time past the limit.
     pub timing: [MoveTiming; 2],
 }
 
@@ -554,6 +554,7 @@ pub struct GameReport {
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct MoveTiming {
     pub moves: usize,
+    pub spent: Duration,
     pub late: usize,
     pub worst_late: Duration,
 }
@@ -561,6 +562,7 @@ pub struct MoveTiming {
 impl MoveTiming {
     fn add(&mut self, spent: Duration, limit: Duration) {
         self.moves += 1;
+        self.spent += spent;
         if spent > limit {
             self.late += 1;
             self.worst_late = self.worst_late.max(spent - limit);
@@ -569,6 +571,7 @@ impl MoveTiming {
 
     fn merge(&mut self, other: &MoveTiming) {
         self.moves += other.moves;
+        self.spent += other.spent;
         self.late += other.late;
         self.worst_late = self.worst_late.max(other.worst_late);
     }
@@ -954,8 +957,9 @@ fn print_summary(tally: &Tally, elapsed: Duration) {
     );
     for (side, timing) in [Side::A, Side::B].iter().zip(&tally.timing) {
         println!(
-            "moves {side:?}: {}, {} after the move limit (grace aside), worst {:.1} ms past it",
+            "moves {side:?}: {} (mean {:.0} ms), {} after the move limit (grace aside), worst {:.1} ms past it",
             timing.moves,
+            timing.spent.as_secs_f64() * 1e3 / timing.moves.max(1) as f64,
             timing.late,
             timing.worst_late.as_secs_f64() * 1e3
         );
