@@ -1097,6 +1097,21 @@ mod tests {
     }
 
     #[test]
+    fn move_timing_adds_up_the_time_spent_and_the_late_moves() {
+        let limit = Duration::from_millis(100);
+        let mut first = MoveTiming::default();
+        first.add(Duration::from_millis(40), limit);
+        first.add(Duration::from_millis(130), limit);
+        let mut second = MoveTiming::default();
+        second.add(Duration::from_millis(110), limit);
+        first.merge(&second);
+        assert_eq!(first.moves, 3);
+        assert_eq!(first.spent, Duration::from_millis(280));
+        assert_eq!(first.late, 2);
+        assert_eq!(first.worst_late, Duration::from_millis(30));
+    }
+
+    #[test]
     fn elo_and_interval() {
         let tally = Tally {
             a_wins: 60,
