@@ -1,7 +1,8 @@
 //! Drives `gobang-lab fit`: games are played with `gobang-lab selfplay` into a folder (with one
 //! unreadable record beside them), then fitted; the fit must lower the training loss, skip the bad
 //! file with a message, and write a weights file the engine can load. A labels file (positions
-//! with target scores, two of its lines malformed) is fitted the same way.
+//! with target scores, two of its lines malformed) is fitted the same way, and again with only the
+//! positions a search scores at its horizon (`--leaves`).
 
 use gobang::engine::Weights;
 use std::path::Path;
@@ -123,4 +124,23 @@ fn fitting_labelled_positions_lowers_the_loss_and_skips_bad_lines() {
     let (start, fitted) = losses(&out, "training");
     assert!(fitted < start, "training loss did not drop: {out}");
     Weights::load(&weights).expect("the engine reads the fitted weights");
+
+    // With `--leaves` the two positions Black wins by VCF (its open three becomes an open four)
+    // are left out: a search never scores them with the evaluation.
+    let (out, _) = lab(&[
+        "fit",
+        "--labels",
+        labels.to_str().expect("utf-8 path"),
+        "--leaves",
+        "--steps",
+        "50",
+        "--holdout",
+        "0",
+        "--out",
+        weights.to_str().expect("utf-8 path"),
+    ]);
+    assert!(
+        out.contains("0 games, 4 labelled positions (2 skipped): 4 training positions"),
+        "{out}"
+    );
 }

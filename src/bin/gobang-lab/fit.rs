@@ -8,6 +8,11 @@
 //! is kept out of the fit and reported separately, so that over-fitting shows. The result is a
 //! weights file; whether it plays better is for `selfplay` to measure.
 //!
+//! With `--leaves` only the positions a search scores with the evaluation at its horizon are
+//! used, as the Texel method fits chess evaluations to quiet positions: those with a five to make
+//! are always left out, and then also those the side to move wins by VCF (the search's leaves look
+//! for one, so the evaluation never has to recognise them).
+//!
 //! Positions can also come labelled (`--labels`): a target score per position, such as a deeper
 //! search's value turned into an expected score, instead of the game's result (distillation
 //! rather than the Texel method). Every `holdout`-th labelled position is kept out.
@@ -20,9 +25,15 @@
 use anyhow::{bail, Context};
 use clap::Args;
 use gobang::engine::eval::{self, Weights};
+use gobang::engine::movegen::has_four_point;
+use gobang::engine::time::TimeControl;
+use gobang::engine::vcf::{Fours, Vcf};
+use gobang::engine::Limits;
 use gobang::game::record::{write_atomically, GameRecord};
 use gobang::rules::{Board, Move, Pos, Rule, Shape};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
 
 #[derive(Args, Debug)]
 pub struct FitArgs {
@@ -63,7 +74,62 @@ pub struct FitArgs {
     /// Every this many games one is kept out of the fit to validate it (0: none)
     #[arg(long, default_value_t = 10)]
     pub holdout: usize,
+    /// Keep only the positions the search scores statically at its horizon: besides those with
+    /// a five to make, leave out those the side to move wins by VCF (its leaves look for one)
+    #[arg(long)]
+    pub leaves: bool,
+    /// Nodes of each `--leaves` VCF look
+    #[arg(long, default_value_t = 10_000)]
+    pub leaf_vcf_nodes: u64,
 }
+
+/// Which positions become examples: every one with no five to make, or with `--leaves` only
+/// those a search would score with the evaluation at its horizon.
+struct Selection {
+    /// With `--leaves`: the solver that rules out positions the side to move wins by fours.
+    leaf_vcf: Option<Vcf>,
+    vcf_nodes: u64,
+}
+
+impl Selection {
+    fn new(args: &FitArgs) -> Selection {
+        Selection {
+            leaf_vcf: args.leaves.then(Vcf::new),
+            vcf_nodes: args.leaf_vcf_nodes,
+        }
+    }
+
+    fn keeps(&mut self, board: &mut Board) -> bool {
+        let me = board.side_to_move();
+        if board.shape_count(me, Shape::Five) > 0
+            || board.shape_count(me.opponent(), Shape::Five) > 0
+        {
+            return false;
+        }
+        let Some(vcf) = &mut self.leaf_vcf else {
+            return true;
+        };
+        if !has_four_point(board, me) {
+            return true;
+        }
+        let stop = AtomicBool::new(false);
+        let limits = Limits::turn_time(Duration::from_secs(24 * 3600));
+        let mut clock = TimeControl::new(&limits, &stop);
+        vcf.clear();
+        vcf.solve(
+            board,
+            Fours::All,
+            MAX_VCF_FOURS,
+            self.vcf_nodes,
+            &mut clock,
+            0,
+        )
+        .is_none()
+    }
+}
+
+/// Fours a `--leaves` VCF look may play in a line.
+const MAX_VCF_FOURS: i32 = 30;
 
 /// One position: its non-zero features (the weights', then the players' offsets at
 /// [`Weights::COUNT`] + player number) and the side to move's final score.
@@ -98,13 +164,10 @@ impl Dataset {
     }
 }
 
-/// The example of one position: its evaluation features and `target`, or `None` when a five can
-/// be made (the game is decided there, whatever the shapes say).
-fn position_example(board: &Board, target: f64) -> Option<Example> {
-    let me = board.side_to_move();
-    let quiet = board.shape_count(me, Shape::Five) == 0
-        && board.shape_count(me.opponent(), Shape::Five) == 0;
-    quiet.then(|| Example {
+/// The example of one position: its evaluation features and `target`, or `None` when `selection`
+/// leaves it out (a five can be made: the game is decided there, whatever the shapes say).
+fn position_example(board: &mut Board, target: f64, selection: &mut Selection) -> Option<Example> {
+    selection.keeps(board).then(|| Example {
         features: eval::features(board)
             .into_iter()
             .enumerate()
@@ -120,6 +183,7 @@ fn game_examples(
     path: &Path,
     rule: Rule,
     min_stones: usize,
+    selection: &mut Selection,
     data: &mut Dataset,
 ) -> anyhow::Result<Vec<Example>> {
     let mut record = GameRecord::load(path)?;
@@ -144,7 +208,7 @@ fn game_examples(
             None => 0.5,
         };
         if board.stone_count() >= min_stones {
-            if let Some(mut example) = position_example(&board, target) {
+            if let Some(mut example) = position_example(&mut board, target, selection) {
                 if let Some(offsets) = offsets {
                     example.features.push((offsets[me.index()], 1.0));
                     example
@@ -165,7 +229,12 @@ fn game_examples(
 
 /// The example of one labels-file line (`TARGET MOVES...`), `Ok(None)` for a position with a five
 /// to make or fewer than `min_stones` stones.
-fn labelled_example(line: &str, rule: Rule, min_stones: usize) -> anyhow::Result<Option<Example>> {
+fn labelled_example(
+    line: &str,
+    rule: Rule,
+    min_stones: usize,
+    selection: &mut Selection,
+) -> anyhow::Result<Option<Example>> {
     let mut words = line.split_whitespace();
     let target: f64 = match words.next() {
         Some(word) => word
@@ -187,11 +256,15 @@ fn labelled_example(line: &str, rule: Rule, min_stones: usize) -> anyhow::Result
     if board.stone_count() < min_stones {
         return Ok(None);
     }
-    Ok(position_example(&board, target))
+    Ok(position_example(&mut board, target, selection))
 }
 
 /// Every usable line of the labels files, every `holdout`-th of them into validation.
-fn load_labels(args: &FitArgs, data: &mut Dataset) -> anyhow::Result<()> {
+fn load_labels(
+    args: &FitArgs,
+    selection: &mut Selection,
+    data: &mut Dataset,
+) -> anyhow::Result<()> {
     for path in &args.labels {
         let text = std::fs::read_to_string(path)
             .with_context(|| format!("cannot read labels file {}", path.display()))?;
@@ -200,7 +273,7 @@ fn load_labels(args: &FitArgs, data: &mut Dataset) -> anyhow::Result<()> {
             if line.is_empty() || line.starts_with('#') {
                 continue;
             }
-            match labelled_example(line, args.rule, args.min_stones) {
+            match labelled_example(line, args.rule, args.min_stones, selection) {
                 Ok(Some(example)) => {
                     data.positions += 1;
                     if args.holdout > 0 && data.positions % args.holdout == 0 {
@@ -222,9 +295,10 @@ fn load_labels(args: &FitArgs, data: &mut Dataset) -> anyhow::Result<()> {
 
 fn load(args: &FitArgs) -> anyhow::Result<Dataset> {
     let mut data = Dataset::default();
-    load_labels(args, &mut data)?;
+    let mut selection = Selection::new(args);
+    load_labels(args, &mut selection, &mut data)?;
     for path in crate::record_files(&args.records)? {
-        match game_examples(&path, args.rule, args.min_stones, &mut data) {
+        match game_examples(&path, args.rule, args.min_stones, &mut selection, &mut data) {
             Ok(examples) => {
                 data.games += 1;
                 if args.holdout > 0 && data.games % args.holdout == 0 {
