@@ -399,6 +399,20 @@ mod tests {
     }
 
     #[test]
+    fn every_weights_file_kept_in_the_repository_loads() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/weights");
+        let mut loaded = 0;
+        for entry in std::fs::read_dir(&dir).expect("data/weights") {
+            let path = entry.expect("a directory entry").path();
+            let weights =
+                Weights::load(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            assert_eq!(Weights::from_text(&weights.to_text()).unwrap(), weights);
+            loaded += 1;
+        }
+        assert!(loaded >= 3, "default, spsa-run1 and leaves-s34 at least");
+    }
+
+    #[test]
     fn a_name_without_colour_sets_both_colours() {
         let weights = Weights::from_text("own.OpenThree 55\nwhite.opp.Four+OpenTwo 9\n").unwrap();
         assert_eq!(weights.to_move[0].own[Shape::OpenThree as usize], 55);
