@@ -227,8 +227,8 @@ fn game_examples(
     Ok(examples)
 }
 
-/// The example of one labels-file line (`TARGET MOVES...`), `Ok(None)` for a position with a five
-/// to make or fewer than `min_stones` stones.
+/// The example of one labels-file line (`TARGET MOVES...`), `Ok(None)` for a position with fewer
+/// than `min_stones` stones or one `selection` leaves out.
 fn labelled_example(
     line: &str,
     rule: Rule,
