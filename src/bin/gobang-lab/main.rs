@@ -55,6 +55,7 @@ enum Command {
 }
 
 fn main() -> anyhow::Result<()> {
+    end_quietly_on_closed_output();
     match Cli::parse().command {
         Command::Bench(args) => bench::run(&args),
         Command::Deadline(args) => deadline::run(&args),
@@ -64,6 +65,17 @@ fn main() -> anyhow::Result<()> {
         Command::RulesBench(args) => rules_bench::run(&args),
         Command::Selfplay(args) => selfplay::run(args),
         Command::Tune(args) => tune::run(args),
+    }
+}
+
+/// Rust programs ignore SIGPIPE, so printing into a pipe whose reader has gone (`gobang-lab bench |
+/// head -3`) panics with "Broken pipe". A measuring tool should stop quietly then, as `cat` does:
+/// restore the default action, which ends the process.
+fn end_quietly_on_closed_output() {
+    // SAFETY: the first thing `main` does, before any other thread exists; `SIG_DFL` is a valid
+    // disposition for SIGPIPE.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
 }
 
