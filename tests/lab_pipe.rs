@@ -1,8 +1,8 @@
 //! `gobang-lab` piped into a reader that stops early (`gobang-lab bench | head -1`) must end
-//! quietly, as `cat` does, rather than panic with "Broken pipe".
+//! quietly, as `cat` does, rather than panic with "Broken pipe". (Brains that die under `selfplay`
+//! are `tests/selfplay_match.rs`'s: a closed pipe to one must not end the match.)
 
 use std::io::{BufRead, BufReader, Read};
-use std::os::unix::process::ExitStatusExt;
 use std::process::{Command, Stdio};
 
 #[test]
@@ -30,5 +30,5 @@ fn lab_ends_quietly_when_its_reader_goes_away() {
         .expect("read stderr");
     let status = child.wait().expect("wait for gobang-lab");
     assert!(!stderr.contains("panicked"), "{stderr}");
-    assert_eq!(status.signal(), Some(libc::SIGPIPE), "{status:?} {stderr}");
+    assert!(status.success(), "{status:?} {stderr}");
 }

@@ -54,7 +54,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         let result = engine.search(&board, &Limits::depth(args.depth), &stop, &mut |_| {});
         total_nodes += result.nodes;
         let best = result.best_move.map_or("-".to_string(), |p| p.to_string());
-        println!(
+        say!(
             "position {:2} ({:9}): best {:3} score {:>11} nodes {:10} time {:7.3}s",
             index + 1,
             rule.name(),
@@ -65,15 +65,15 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         );
     }
     let seconds = started.elapsed().as_secs_f64();
-    println!("===========================");
-    println!("depth            {}", args.depth);
-    println!("threads          {}", args.threads);
-    println!("total time (s)   {seconds:.3}");
-    println!("nodes            {total_nodes}");
-    println!(
+    say!("===========================");
+    say!("depth            {}", args.depth);
+    say!("threads          {}", args.threads);
+    say!("total time (s)   {seconds:.3}");
+    say!("nodes            {total_nodes}");
+    say!(
         "nodes/second     {:.0}",
         total_nodes as f64 / seconds.max(1e-9)
     );
-    println!("signature        {total_nodes}");
+    say!("signature        {total_nodes}");
     Ok(())
 }

@@ -137,7 +137,7 @@ struct Lateness {
 
 pub fn run(args: &Args) -> anyhow::Result<()> {
     let cases = cases(args)?;
-    println!(
+    say!(
         "{} positions, {} search(es) each per limit, {} thread(s)",
         cases.len(),
         args.repeat,
@@ -183,24 +183,24 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
             }
         }
         let millis = |d: Duration| d.as_secs_f64() * 1e3;
-        println!(
+        say!(
             "limit {ms} ms (engine's hard deadline {:.1} ms):",
             millis(hard)
         );
-        println!(
+        say!(
             "  {} searches, {} answered after the limit; past the limit: worst {:.2} ms, mean {:.3} ms",
             figures.searches,
             figures.over_limit,
             millis(figures.worst_over_limit),
             millis(figures.sum_over_limit) / figures.searches.max(1) as f64
         );
-        println!(
+        say!(
             "  {} ran into the hard deadline; past it: worst {:.2} ms, mean {:.3} ms",
             figures.hit_hard,
             millis(figures.worst_past_hard),
             millis(figures.sum_past_hard) / figures.hit_hard.max(1) as f64
         );
-        println!(
+        say!(
             "  slowest answer {:.2} ms: {}",
             millis(figures.slowest),
             figures.worst_case

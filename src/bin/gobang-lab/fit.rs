@@ -396,7 +396,7 @@ fn adam(
             eval::raise_negative_point_values(&mut weights);
         }
         if step % 500 == 0 || step == args.steps {
-            println!(
+            say!(
                 "{label}: step {step:>5}, training loss {:.5}",
                 loss(data, &weights, scale)
             );
@@ -414,7 +414,7 @@ pub fn run(args: &FitArgs) -> anyhow::Result<()> {
     if data.train.is_empty() {
         bail!("no usable positions in the records and labels given");
     }
-    println!(
+    say!(
         "{} games, {} labelled positions ({} skipped): {} training positions, {} validation positions",
         data.games,
         data.positions,
@@ -428,7 +428,7 @@ pub fn run(args: &FitArgs) -> anyhow::Result<()> {
     }
     start_vector.resize(Weights::COUNT + data.players.len(), 0.0);
     let scale = best_scale(&data.train, &start_vector);
-    println!("scale {scale:.1} (eval units per logistic unit)");
+    say!("scale {scale:.1} (eval units per logistic unit)");
     // The baseline: the starting weights with only the players' offsets fitted.
     let offsets_only: Vec<bool> = (0..start_vector.len())
         .map(|i| i >= Weights::COUNT)
@@ -446,7 +446,7 @@ pub fn run(args: &FitArgs) -> anyhow::Result<()> {
         .collect();
     let fitted = adam("weights", &data.train, &start_vector, &movable, scale, args);
     for (name, offset) in data.players.iter().zip(&fitted[Weights::COUNT..]) {
-        println!("player offset {offset:>7.1}  {name}");
+        say!("player offset {offset:>7.1}  {name}");
     }
     let fitted_weights = Weights::from_vector(&fitted[..Weights::COUNT]);
     let mut rounded = fitted_weights.to_vector();
@@ -474,13 +474,13 @@ pub fn run(args: &FitArgs) -> anyhow::Result<()> {
                 loss(examples, &baseline, scale),
                 loss(examples, &rounded, scale)
             );
-            println!("{line}");
+            say!("{line}");
             header.push_str(&format!("# {}\n", line.trim_start()));
         }
     }
     let text = header + &fitted_weights.to_text();
     write_atomically(&args.out, text.as_bytes())
         .with_context(|| format!("writing {}", args.out.display()))?;
-    println!("fitted weights written to {}", args.out.display());
+    say!("fitted weights written to {}", args.out.display());
     Ok(())
 }

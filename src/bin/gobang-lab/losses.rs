@@ -104,7 +104,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
             }
         };
         let Some(loser) = game.result().and_then(|result| result.loser()) else {
-            println!("{}: no loser", path.display());
+            say!("{}: no loser", path.display());
             continue;
         };
         lost += 1;
@@ -114,7 +114,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
                 if point.safe > 0 {
                     with_safe_move += 1;
                 }
-                println!(
+                say!(
                     "{}: {} lost; move {} ({}) of {} allowed a VCT; {} moves there: {} safe, {} unknown",
                     path.display(),
                     loser.name(),
@@ -126,7 +126,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
                     point.unknown
                 );
             }
-            None => println!(
+            None => say!(
                 "{}: {} lost; no move of theirs allowed a VCT found within {} nodes",
                 path.display(),
                 loser.name(),
@@ -134,7 +134,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
             ),
         }
     }
-    println!(
+    say!(
         "{lost} games lost: {found} with a move that allowed a VCT, {with_safe_move} of them with a safe move instead"
     );
     Ok(())

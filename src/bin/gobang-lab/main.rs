@@ -1,6 +1,13 @@
 //! `gobang-lab`: the engine's measuring tools. Each subcommand lives in its own module; add new
 //! ones as a module plus a variant of [`Command`].
 
+/// `println!` for the subcommands' reports, ending quietly on a closed pipe ([`print_line`]).
+macro_rules! say {
+    ($($arg:tt)*) => {
+        $crate::print_line(format_args!($($arg)*))
+    };
+}
+
 mod bench;
 mod deadline;
 mod fit;
@@ -55,7 +62,6 @@ enum Command {
 }
 
 fn main() -> anyhow::Result<()> {
-    end_quietly_on_closed_output();
     match Cli::parse().command {
         Command::Bench(args) => bench::run(&args),
         Command::Deadline(args) => deadline::run(&args),
@@ -68,14 +74,17 @@ fn main() -> anyhow::Result<()> {
     }
 }
 
-/// Rust programs ignore SIGPIPE, so printing into a pipe whose reader has gone (`gobang-lab bench |
-/// head -3`) panics with "Broken pipe". A measuring tool should stop quietly then, as `cat` does:
-/// restore the default action, which ends the process.
-fn end_quietly_on_closed_output() {
-    // SAFETY: the first thing `main` does, before any other thread exists; `SIG_DFL` is a valid
-    // disposition for SIGPIPE.
-    unsafe {
-        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+/// Prints one line of a report. Rust programs ignore SIGPIPE, so `println!` into a pipe whose
+/// reader has gone (`gobang-lab bench | head -3`) panics with "Broken pipe"; a measuring tool should
+/// stop quietly then, as `cat` does. (Restoring SIGPIPE's default action instead would also kill
+/// `selfplay` when a brain it talks to dies.)
+fn print_line(line: std::fmt::Arguments) {
+    use std::io::Write as _;
+    if let Err(error) = writeln!(std::io::stdout().lock(), "{line}") {
+        if error.kind() == std::io::ErrorKind::BrokenPipe {
+            std::process::exit(0);
+        }
+        panic!("cannot write to standard output: {error}");
     }
 }
 

@@ -82,7 +82,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     let mut engine = Engine::new();
     let solved_lines = read(&args.solutions)?;
     let mut solved = 0;
-    println!(
+    say!(
         "Puzzles with solution lines ({}):",
         args.solutions.display()
     );
@@ -93,7 +93,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
             .solution
             .first()
             .map_or("-".to_string(), |p| p.to_string());
-        println!(
+        say!(
             "  {:45} {:4} {:>7.3}s  move {:3} (solution starts {:3}) {}",
             puzzle.name,
             puzzle.goal,
@@ -103,10 +103,10 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
             if won { "solved" } else { "NOT SOLVED" }
         );
         if args.verbose {
-            println!("      {line}");
+            say!("      {line}");
         }
     }
-    println!("  solved {solved}/{}", solved_lines.len());
+    say!("  solved {solved}/{}", solved_lines.len());
     if args.no_problems {
         return Ok(());
     }
@@ -141,7 +141,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
             }
         };
         if !won && args.verbose {
-            println!("  unsolved: {}", puzzle.name);
+            say!("  unsolved: {}", puzzle.name);
         }
         for (map, key) in [
             (
@@ -156,22 +156,22 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         }
     }
     match args.solver_nodes {
-        Some(nodes) => println!(
+        Some(nodes) => say!(
             "Goal-only problems ({}), proven by the VCT solver alone within {nodes} nodes each \
              ({solver_nodes_used} nodes in {:.1} s):",
             args.problems.display(),
             started.elapsed().as_secs_f64()
         ),
-        None => println!(
+        None => say!(
             "Goal-only problems ({}), solved within {} s each:",
             args.problems.display(),
             args.problem_time
         ),
     }
     for (map, title) in [(&by_collection, "collection"), (&by_goal, "goal")] {
-        println!("  by {title}:");
+        say!("  by {title}:");
         for (name, (won, total)) in map {
-            println!(
+            say!(
                 "    {name:50} {won:5}/{total:<5} {:6.1}%",
                 100.0 * *won as f64 / (*total).max(1) as f64
             );

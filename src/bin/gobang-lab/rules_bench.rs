@@ -85,7 +85,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         }
     }
     let seconds = started.elapsed().as_secs_f64();
-    println!(
+    say!(
         "move+undo: {pairs} pairs in {seconds:.3} s = {:.2} M pairs/s (checksum {checksum:016x})",
         pairs as f64 / seconds / 1e6
     );
@@ -101,7 +101,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         }
     }
     let seconds = started.elapsed().as_secs_f64();
-    println!(
+    say!(
         "forbidden list: {calls} calls on {} fixture boards in {seconds:.3} s = {:.0} calls/s ({} forbidden points per round)",
         fixtures.len(),
         calls as f64 / seconds,

@@ -900,13 +900,13 @@ pub fn run(args: SelfplayArgs) -> anyhow::Result<()> {
         records: args.records.clone().map(|dir| (dir, args.format)),
     };
     let total = settings.game_count();
-    println!("A = {}", args.a);
-    println!("B = {}", args.b);
+    say!("A = {}", args.a);
+    say!("B = {}", args.b);
     let match_clock = settings
         .match_time
         .map(|time| format!(", {} ms a game each", time.as_millis()))
         .unwrap_or_default();
-    println!(
+    say!(
         "{total} games, {} rule, {} ms per move (+{} ms grace){match_clock}, {} at a time",
         settings.rule.name(),
         settings.move_time.as_millis(),
@@ -921,7 +921,7 @@ pub fn run(args: SelfplayArgs) -> anyhow::Result<()> {
             Some(side) => format!("{side:?} wins"),
             None => "draw".to_string(),
         };
-        println!(
+        say!(
             "game {:>3}/{total} ({done} done)  {:<22} A {:<5}  {outcome}: {} after {} moves",
             report.index + 1,
             report.opening,
@@ -937,7 +937,7 @@ pub fn run(args: SelfplayArgs) -> anyhow::Result<()> {
 fn print_summary(tally: &Tally, elapsed: Duration) {
     let (elo, low, high) = tally.elo();
     let [bw, bd, bl] = tally.a_black;
-    println!(
+    say!(
         "result: {} games in {:.1} s: A wins {}, draws {}, B wins {} (A as Black {bw}-{bd}-{bl}, as White {}-{}-{})",
         tally.games(),
         elapsed.as_secs_f64(),
@@ -948,7 +948,7 @@ fn print_summary(tally: &Tally, elapsed: Duration) {
         tally.draws - bd,
         tally.b_wins - bl
     );
-    println!(
+    say!(
         "score A {:.1}%, Elo A-B {} (95% interval {} .. {})",
         100.0 * tally.score(),
         elo_text(elo),
@@ -956,7 +956,7 @@ fn print_summary(tally: &Tally, elapsed: Duration) {
         elo_text(high)
     );
     for (side, timing) in [Side::A, Side::B].iter().zip(&tally.timing) {
-        println!(
+        say!(
             "moves {side:?}: {} (mean {:.0} ms), {} after the move limit (grace aside), worst {:.1} ms past it",
             timing.moves,
             timing.spent.as_secs_f64() * 1e3 / timing.moves.max(1) as f64,
@@ -965,10 +965,10 @@ fn print_summary(tally: &Tally, elapsed: Duration) {
         );
     }
     if tally.faults.is_empty() {
-        println!("faults: none");
+        say!("faults: none");
     }
     for ((side, category), count) in &tally.faults {
-        println!("faults: {side:?} lost {count} game(s) by {category}");
+        say!("faults: {side:?} lost {count} game(s) by {category}");
     }
 }
 

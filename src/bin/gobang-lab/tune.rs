@@ -200,8 +200,8 @@ pub fn run(args: TuneArgs) -> anyhow::Result<()> {
         records: None,
     };
     let names: Vec<String> = params.iter().map(|p| p.name()).collect();
-    println!("tuning {} by SPSA", names.join(", "));
-    println!(
+    say!("tuning {} by SPSA", names.join(", "));
+    say!(
         "{} iterations x {} opening pairs, {} nodes per move{}, {} rule",
         args.iterations,
         args.pairs,
@@ -209,7 +209,7 @@ pub fn run(args: TuneArgs) -> anyhow::Result<()> {
         args.depth.map_or(String::new(), |d| format!(", depth {d}")),
         args.rule.name()
     );
-    println!("start: {}", values_text(&theta));
+    say!("start: {}", values_text(&theta));
     let started = Instant::now();
     // Standard SPSA gain sequences (Spall): a_k = a / (k + 1 + A)^0.602, c_k = c / (k + 1)^0.101.
     let stability = (args.iterations as f64 / 10.0).max(1.0);
@@ -238,7 +238,7 @@ pub fn run(args: TuneArgs) -> anyhow::Result<()> {
         for i in 0..params.len() {
             theta[i] = (theta[i] + a_k * gradient * steps[i] * delta[i]).max(0.0);
         }
-        println!(
+        say!(
             "iteration {:>3}: plus vs minus +{} ={} -{} -> {}  ({:.0} s)",
             k + 1,
             tally.a_wins,
@@ -271,7 +271,7 @@ pub fn run(args: TuneArgs) -> anyhow::Result<()> {
             &mut |_| {},
         )?;
         let line = format!("check match, tuned vs start: {}", tally_text(&tally));
-        println!("{line}");
+        say!("{line}");
         summary.push_str(&format!("# {line}\n"));
     }
     for (param, value) in params.iter().zip(&theta) {
@@ -281,12 +281,12 @@ pub fn run(args: TuneArgs) -> anyhow::Result<()> {
             param.get(&start),
             value.round().max(0.0)
         );
-        println!("{line}");
+        say!("{line}");
         summary.push_str(&format!("# {line}\n"));
     }
     write_atomically(&args.out, (summary + &tuned.to_text()).as_bytes())
         .with_context(|| format!("writing {}", args.out.display()))?;
-    println!(
+    say!(
         "wrote {} ({:.0} s)",
         args.out.display(),
         started.elapsed().as_secs_f64()
