@@ -2,7 +2,8 @@
 //! unreadable record beside them), then fitted; the fit must lower the training loss, skip the bad
 //! file with a message, and write a weights file the engine can load. A labels file (positions
 //! with target scores, two of its lines malformed) is fitted the same way, and again with only the
-//! positions a search scores at its horizon (`--leaves`).
+//! positions a search scores at its horizon (`--leaves`). The default weights have two stages of
+//! the game, so each fit names the stage it fits, and leaves the other as it was.
 
 use gobang::engine::Weights;
 use std::path::Path;
@@ -61,6 +62,8 @@ fn fitting_played_games_lowers_the_loss_and_writes_weights() {
     let (out, err) = lab(&[
         "fit",
         records.to_str().expect("utf-8 path"),
+        "--stage",
+        "early",
         "--steps",
         "300",
         "--holdout",
@@ -78,7 +81,42 @@ fn fitting_played_games_lowers_the_loss_and_writes_weights() {
     assert!(fitted < start, "training loss did not drop: {out}");
     losses(&out, "validation");
     let fitted_weights = Weights::load(&weights).expect("the engine reads the fitted weights");
-    assert_ne!(fitted_weights, Weights::default());
+    let defaults = Weights::default();
+    assert_ne!(fitted_weights.to_move, defaults.to_move);
+    assert_eq!(
+        fitted_weights.late, defaults.late,
+        "the late stage is left alone"
+    );
+
+    // Then the late stage, from the first fit's weights: the early stage stays as it came.
+    let late_weights = dir.join("fitted-late.txt");
+    let (out, _) = lab(&[
+        "fit",
+        records.to_str().expect("utf-8 path"),
+        "--start",
+        weights.to_str().expect("utf-8 path"),
+        "--stage",
+        "late",
+        "--steps",
+        "100",
+        "--out",
+        late_weights.to_str().expect("utf-8 path"),
+    ]);
+    assert!(out.contains("training positions"), "{out}");
+    let text = std::fs::read_to_string(&late_weights).expect("the fitted weights");
+    assert!(text.contains("late stage (from 20 stones)"), "{text}");
+    let both = Weights::load(&late_weights).expect("the engine reads the fitted weights");
+    assert_eq!(both.to_move, fitted_weights.to_move);
+    assert_ne!(both.late, fitted_weights.late);
+
+    // Weights with two stages need to be told which one to fit.
+    let output = Command::new(env!("CARGO_BIN_EXE_gobang-lab"))
+        .args(["fit", records.to_str().expect("utf-8 path")])
+        .output()
+        .expect("run gobang-lab");
+    assert!(!output.status.success());
+    let err = String::from_utf8_lossy(&output.stderr);
+    assert!(err.contains("say which stage to fit"), "{err}");
 }
 
 #[test]
@@ -108,6 +146,8 @@ fn fitting_labelled_positions_lowers_the_loss_and_skips_bad_lines() {
         "fit",
         "--labels",
         labels.to_str().expect("utf-8 path"),
+        "--stage",
+        "early",
         "--steps",
         "300",
         "--holdout",
@@ -132,6 +172,8 @@ fn fitting_labelled_positions_lowers_the_loss_and_skips_bad_lines() {
         "--labels",
         labels.to_str().expect("utf-8 path"),
         "--leaves",
+        "--stage",
+        "early",
         "--steps",
         "50",
         "--holdout",

@@ -9,12 +9,13 @@
 //! side to move (its threats are tempo) and for the opponent (its threats must be answered), and
 //! can differ by the colour to move (under renju, Black and White play different games). Black's
 //! double-three, double-four and overline points are forbidden under renju, so they carry no
-//! weight for Black.
+//! weight for Black. The weights may also change with the stage of the game: from a number of
+//! stones on (20 in the defaults) a late set applies, fitted to the positions of that stage.
 //!
 //! [`Weights`] can be read from and written to a small text file (`black.own.OpenThree 40` lines
-//! for shapes, `white.opp.Four+OpenTwo 12` for pairs), so that tuning tools can measure weights
-//! rather than guess them; the defaults are such a file, `data/weights/default.txt`, fitted to
-//! games by `gobang-lab fit`.
+//! for shapes, `white.opp.Four+OpenTwo 12` for pairs, `late.from 20` and `late.`-prefixed lines
+//! for a late stage), so that tuning tools can measure weights rather than guess them; the
+//! defaults are such a file, `data/weights/default.txt`, fitted to games by `gobang-lab fit`.
 
 use crate::rules::shape::PAIR_COUNT;
 use crate::rules::{Board, Color, LineShapePair, Rule, Shape};
@@ -57,10 +58,42 @@ impl SideWeights {
 
 /// Evaluation weights for each colour to move ([`Color::index`] order: Black, then White). Under
 /// renju the two colours play different games (Black's forbidden points), so their weights may
-/// differ, and the default ones do (each colour's were fitted to its own positions).
+/// differ, and the default ones do (each colour's were fitted to its own positions). The weights
+/// may also change with the stage of the game: from a number of stones on, a late set applies
+/// (fitted to the positions of that stage alone).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Weights {
+    /// The weights of every position, or with a late stage of those before it.
     pub to_move: [SideWeights; 2],
+    pub late: Option<LateStage>,
+}
+
+/// The weights of the positions with at least `from_stones` stones.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LateStage {
+    pub from_stones: usize,
+    pub to_move: [SideWeights; 2],
+}
+
+/// A stage of the game, for the tools that fit one stage's weights.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stage {
+    /// Every position, or those before the late stage.
+    Early,
+    /// The positions with at least the late stage's number of stones.
+    Late,
+}
+
+impl std::str::FromStr for Stage {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Stage, String> {
+        match text {
+            "early" => Ok(Stage::Early),
+            "late" => Ok(Stage::Late),
+            other => Err(format!("unknown stage '{other}' (early or late)")),
+        }
+    }
 }
 
 /// The default weights, as a weights file (written by `gobang-lab fit`; see its header).
@@ -72,10 +105,8 @@ impl Default for Weights {
         static PARSED: OnceLock<Weights> = OnceLock::new();
         PARSED
             .get_or_init(|| {
-                let zero = Weights {
-                    to_move: [SideWeights::zero(), SideWeights::zero()],
-                };
-                zero.with_text(DEFAULT_WEIGHTS)
+                Weights::zero()
+                    .with_text(DEFAULT_WEIGHTS)
                     .expect("data/weights/default.txt is a valid weights file (unit-tested)")
             })
             .clone()
@@ -123,36 +154,59 @@ impl WeightName {
 const COLOUR_NAMES: [&str; 2] = ["black", "white"];
 
 impl Weights {
+    fn zero() -> Weights {
+        Weights {
+            to_move: [SideWeights::zero(), SideWeights::zero()],
+            late: None,
+        }
+    }
+
     /// The text form: one `<colour>.<side>.<Shape> <value>` line per shape weight and one
     /// `<colour>.<side>.<Line>+<Line> <value>` line per pair weight; colour `black` or `white`
-    /// (the colour to move), side `own` or `opp`. `#` starts a comment.
+    /// (the colour to move), side `own` or `opp`. A late stage follows as a `late.from <stones>`
+    /// line and the same lines prefixed with `late.`. `#` starts a comment.
     pub fn to_text(&self) -> String {
         let mut text = String::from(
             "# gobang evaluation weights: <colour>.<side>.<shape> <value>, \
-             <colour>.<side>.<line>+<line> <value>\n",
+             <colour>.<side>.<line>+<line> <value>; late.from <stones>, late.<colour>...\n",
         );
-        for (colour, weights) in COLOUR_NAMES.iter().zip(&self.to_move) {
-            for (side, values, pairs) in [
-                ("own", &weights.own, &weights.own_pair),
-                ("opp", &weights.opp, &weights.opp_pair),
-            ] {
-                for shape in Shape::ALL {
-                    let name = shape_name(shape);
-                    let _ = writeln!(text, "{colour}.{side}.{name} {}", values[shape as usize]);
-                }
-                for pair in LineShapePair::all() {
-                    let name = pair_name(pair);
-                    let _ = writeln!(text, "{colour}.{side}.{name} {}", pairs[pair.index()]);
-                }
-            }
+        write_stage(&mut text, "", &self.to_move);
+        if let Some(late) = &self.late {
+            let _ = writeln!(text, "late.from {}", late.from_stones);
+            write_stage(&mut text, "late.", &late.to_move);
         }
         text
     }
 
     /// Reads the text form. Weights not mentioned keep their default values; a name without a
-    /// colour (`own.OpenThree 40`, as older files have) sets both colours.
+    /// colour (`own.OpenThree 40`, as older files have) sets both colours. A file has a late
+    /// stage only if it says so (`late.from`); the late weights start as the ones above that line.
     pub fn from_text(text: &str) -> Result<Weights, WeightsError> {
-        Weights::default().with_text(text)
+        let one_stage = Weights {
+            late: None,
+            ..Weights::default()
+        };
+        one_stage.with_text(text)
+    }
+
+    /// The weights of one stage (without a late stage, the late positions use the early weights).
+    pub fn stage(&self, stage: Stage) -> &[SideWeights; 2] {
+        match (stage, &self.late) {
+            (Stage::Late, Some(late)) => &late.to_move,
+            _ => &self.to_move,
+        }
+    }
+
+    /// The stone counts of the positions whose weights are `stage`'s.
+    pub fn stage_stones(&self, stage: Stage) -> std::ops::RangeInclusive<usize> {
+        let late_from = self
+            .late
+            .as_ref()
+            .map_or(usize::MAX, |late| late.from_stones);
+        match stage {
+            Stage::Early => 0..=late_from.saturating_sub(1),
+            Stage::Late => late_from..=usize::MAX,
+        }
     }
 
     /// These weights with the ones `text` names replaced.
@@ -178,6 +232,22 @@ impl Weights {
                     "expected '<colour>.<side>.<shape> <value>'".to_string(),
                 ));
             }
+            let (stage, name) = match name.strip_prefix("late.") {
+                Some("from") => {
+                    let from_stones = usize::try_from(value)
+                        .map_err(|_| syntax(format!("late.from {value} is not a stone count")))?;
+                    self.late = Some(LateStage {
+                        from_stones,
+                        to_move: self.to_move.clone(),
+                    });
+                    continue;
+                }
+                Some(rest) => match &mut self.late {
+                    Some(late) => (&mut late.to_move, rest),
+                    None => return Err(syntax(format!("'{name}' before a 'late.from' line"))),
+                },
+                None => (&mut self.to_move, name),
+            };
             let parts: Vec<&str> = name.split('.').collect();
             let (colours, side, shape) = match parts[..] {
                 [side, shape] => (&[0, 1][..], side, shape),
@@ -199,7 +269,7 @@ impl Weights {
                 other => return Err(syntax(format!("unknown side '{other}' (own or opp)"))),
             };
             for &colour in colours {
-                let (shapes, pairs) = self.to_move[colour].side_mut(own);
+                let (shapes, pairs) = stage[colour].side_mut(own);
                 match weight {
                     WeightName::Shape(index) => shapes[index] = value,
                     WeightName::Pair(index) => pairs[index] = value,
@@ -212,10 +282,10 @@ impl Weights {
     /// Number of entries of [`Weights::to_vector`] and [`features`].
     pub const COUNT: usize = 2 * SIDE_COUNT;
 
-    /// Every weight in one vector: for Black to move then White to move, own shapes, opponent
-    /// shapes, own pairs, opponent pairs.
-    pub fn to_vector(&self) -> Vec<f64> {
-        self.to_move
+    /// Every weight of one stage in one vector: for Black to move then White to move, own
+    /// shapes, opponent shapes, own pairs, opponent pairs.
+    pub fn to_vector(&self, stage: Stage) -> Vec<f64> {
+        self.stage(stage)
             .iter()
             .flat_map(|w| [&w.own[..], &w.opp, &w.own_pair, &w.opp_pair].concat())
             .map(f64::from)
@@ -227,11 +297,16 @@ impl Weights {
         index < Weights::COUNT && index % SIDE_COUNT >= 2 * SHAPE_WEIGHTS
     }
 
-    /// The weights of a vector in [`Weights::to_vector`]'s order, rounded to integers.
-    pub fn from_vector(vector: &[f64]) -> Weights {
-        let mut weights = Weights::default();
+    /// These weights with one stage's set from a vector in [`Weights::to_vector`]'s order,
+    /// rounded to integers (without a late stage, [`Stage::Late`] sets the early weights).
+    pub fn with_vector(&self, stage: Stage, vector: &[f64]) -> Weights {
+        let mut weights = self.clone();
+        let sides = match (stage, &mut weights.late) {
+            (Stage::Late, Some(late)) => &mut late.to_move,
+            _ => &mut weights.to_move,
+        };
         let mut values = vector.iter();
-        for side in weights.to_move.iter_mut() {
+        for side in sides.iter_mut() {
             let targets: [&mut [i32]; 4] = [
                 &mut side.own,
                 &mut side.opp,
@@ -249,6 +324,33 @@ impl Weights {
 
     pub fn load(path: &Path) -> Result<Weights, WeightsError> {
         Weights::from_text(&std::fs::read_to_string(path)?)
+    }
+}
+
+/// Writes one stage's weight lines, names prefixed with `prefix`.
+fn write_stage(text: &mut String, prefix: &str, stage: &[SideWeights; 2]) {
+    for (colour, weights) in COLOUR_NAMES.iter().zip(stage) {
+        for (side, values, pairs) in [
+            ("own", &weights.own, &weights.own_pair),
+            ("opp", &weights.opp, &weights.opp_pair),
+        ] {
+            for shape in Shape::ALL {
+                let name = shape_name(shape);
+                let _ = writeln!(
+                    text,
+                    "{prefix}{colour}.{side}.{name} {}",
+                    values[shape as usize]
+                );
+            }
+            for pair in LineShapePair::all() {
+                let name = pair_name(pair);
+                let _ = writeln!(
+                    text,
+                    "{prefix}{colour}.{side}.{name} {}",
+                    pairs[pair.index()]
+                );
+            }
+        }
     }
 }
 
@@ -314,7 +416,7 @@ fn weighed(rule: Rule, color: Color, shape: Shape) -> bool {
 
 /// Per-colour weight tables with the renju adjustments applied, ready for the hot path.
 #[derive(Clone, Debug)]
-pub struct Evaluator {
+struct Tables {
     /// `[side to move][colour whose counts are weighted][shape]`, signed from the side to move's
     /// point of view.
     table: [[[i32; Shape::ALL.len()]; 2]; 2],
@@ -322,12 +424,12 @@ pub struct Evaluator {
     pair_table: [[[i32; PAIR_COUNT]; 2]; 2],
 }
 
-impl Evaluator {
-    pub fn new(weights: &Weights, rule: Rule) -> Evaluator {
+impl Tables {
+    fn new(weights: &[SideWeights; 2], rule: Rule) -> Tables {
         let mut table = [[[0; Shape::ALL.len()]; 2]; 2];
         let mut pair_table = [[[0; PAIR_COUNT]; 2]; 2];
         for me in [Color::Black, Color::White] {
-            let mine = &weights.to_move[me.index()];
+            let mine = &weights[me.index()];
             for color in [Color::Black, Color::White] {
                 let (shapes, pairs, sign) = if color == me {
                     (&mine.own, &mine.own_pair, 1)
@@ -348,20 +450,52 @@ impl Evaluator {
                 }
             }
         }
-        Evaluator { table, pair_table }
+        Tables { table, pair_table }
+    }
+}
+
+/// The weight tables of each stage of the game, ready for the hot path.
+#[derive(Clone, Debug)]
+pub struct Evaluator {
+    early: Tables,
+    late: Tables,
+    /// Positions with at least this many stones use the late tables.
+    late_from: usize,
+}
+
+impl Evaluator {
+    pub fn new(weights: &Weights, rule: Rule) -> Evaluator {
+        let early = Tables::new(&weights.to_move, rule);
+        match &weights.late {
+            Some(late) => Evaluator {
+                early,
+                late: Tables::new(&late.to_move, rule),
+                late_from: late.from_stones,
+            },
+            None => Evaluator {
+                late: early.clone(),
+                early,
+                late_from: usize::MAX,
+            },
+        }
     }
 
     /// The evaluation of `board` for the side to move (positive is good for it).
     #[inline]
     pub fn evaluate(&self, board: &Board) -> i32 {
+        let tables = if board.stone_count() >= self.late_from {
+            &self.late
+        } else {
+            &self.early
+        };
         let me = board.side_to_move();
         let mut total = 0;
         for color in [Color::Black, Color::White] {
-            let weights = &self.table[me.index()][color.index()];
+            let weights = &tables.table[me.index()][color.index()];
             for shape in &Shape::ALL[1..] {
                 total += weights[*shape as usize] * board.shape_count(color, *shape) as i32;
             }
-            let pair_weights = &self.pair_table[me.index()][color.index()];
+            let pair_weights = &tables.pair_table[me.index()][color.index()];
             for (weight, &count) in pair_weights.iter().zip(board.pair_counts(color)).skip(1) {
                 total += weight * count as i32;
             }
@@ -387,15 +521,16 @@ mod tests {
 
     #[test]
     fn the_default_weights_file_is_complete() {
-        let zero = Weights {
-            to_move: [SideWeights::zero(), SideWeights::zero()],
-        };
         let names = DEFAULT_WEIGHTS
             .lines()
             .filter(|l| !l.trim_start().starts_with('#') && !l.trim().is_empty())
             .count();
-        assert_eq!(names, Weights::COUNT);
-        assert_eq!(zero.with_text(DEFAULT_WEIGHTS).unwrap(), Weights::default());
+        let stages = 1 + usize::from(Weights::default().late.is_some());
+        assert_eq!(names, stages * Weights::COUNT + stages - 1);
+        assert_eq!(
+            Weights::zero().with_text(DEFAULT_WEIGHTS).unwrap(),
+            Weights::default()
+        );
     }
 
     #[test]
@@ -410,6 +545,29 @@ mod tests {
             loaded += 1;
         }
         assert!(loaded >= 3, "default, default-s25 and spsa-run1 at least");
+    }
+
+    #[test]
+    fn a_late_stage_reads_and_writes_with_its_own_weights() {
+        let text = "black.own.OpenThree 50\nlate.from 20\nlate.black.own.OpenThree 70\n";
+        let weights = Weights::from_text(text).unwrap();
+        let late = weights.late.as_ref().expect("a late stage");
+        assert_eq!(late.from_stones, 20);
+        assert_eq!(weights.to_move[0].own[Shape::OpenThree as usize], 50);
+        assert_eq!(late.to_move[0].own[Shape::OpenThree as usize], 70);
+        // The late weights the file does not name start as the early ones above `late.from`.
+        assert_eq!(late.to_move[1], weights.to_move[1]);
+        assert_eq!(weights.stage_stones(Stage::Early), 0..=19);
+        assert_eq!(weights.stage_stones(Stage::Late), 20..=usize::MAX);
+        assert_eq!(Weights::from_text(&weights.to_text()).unwrap(), weights);
+        // A file that does not mention a late stage has none, whatever the defaults have.
+        assert_eq!(Weights::from_text("own.Five 3000\n").unwrap().late, None);
+        let error = Weights::from_text("late.black.own.Five 1\n").unwrap_err();
+        assert!(
+            error.to_string().contains("before a 'late.from' line"),
+            "{error}"
+        );
+        assert!(Weights::from_text("late.from -3\n").is_err());
     }
 
     #[test]
@@ -442,32 +600,51 @@ mod tests {
     #[test]
     fn features_dotted_with_the_weights_give_the_evaluation() {
         let mut weights = Weights::default();
-        for (colour, side) in weights.to_move.iter_mut().enumerate() {
-            for (index, value) in side.own_pair.iter_mut().enumerate() {
-                *value = (index + colour) as i32 % 7 - 3;
-            }
-            for (index, value) in side.opp_pair.iter_mut().enumerate() {
-                *value = (index + 2 * colour) as i32 % 5;
+        let late_from = 9;
+        weights.late = Some(LateStage {
+            from_stones: late_from,
+            to_move: weights.to_move.clone(),
+        });
+        let late = weights.late.as_mut().map(|late| &mut late.to_move);
+        for (stage, sides) in [&mut weights.to_move].into_iter().chain(late).enumerate() {
+            for (colour, side) in sides.iter_mut().enumerate() {
+                for (index, value) in side.own_pair.iter_mut().enumerate() {
+                    *value = (index + colour + stage) as i32 % 7 - 3;
+                }
+                for (index, value) in side.opp_pair.iter_mut().enumerate() {
+                    *value = (index + 2 * colour + 3 * stage) as i32 % 5;
+                }
             }
         }
-        assert_eq!(Weights::from_vector(&weights.to_vector()), weights);
+        assert_ne!(weights.to_move, weights.stage(Stage::Late).clone());
+        for stage in [Stage::Early, Stage::Late] {
+            assert_eq!(
+                weights.with_vector(stage, &weights.to_vector(stage)),
+                weights
+            );
+        }
         let pair_entries = (0..Weights::COUNT)
             .filter(|&i| Weights::is_pair_index(i))
             .count();
         assert_eq!(pair_entries, 4 * PAIR_COUNT);
         assert!(!Weights::is_pair_index(SIDE_COUNT + Shape::Four as usize));
-        let vector = weights.to_vector();
         for rule in [Rule::Renju, Rule::Freestyle] {
             let evaluator = Evaluator::new(&weights, rule);
             let mut board = Board::new(rule);
-            // A spiral of stones with threes, fours and (for Black in renju) forbidden points.
+            // A spiral of stones with threes, fours and (for Black in renju) forbidden points;
+            // the late weights apply from the ninth stone on.
             for notation in [
                 "h8", "h9", "i8", "i9", "g8", "j9", "g7", "g9", "f6", "k9", "j8", "f9", "e5",
             ] {
                 board.make_move(notation.parse().expect("valid point"));
+                let stage = if board.stone_count() >= late_from {
+                    Stage::Late
+                } else {
+                    Stage::Early
+                };
                 let dot: f64 = features(&board)
                     .iter()
-                    .zip(&vector)
+                    .zip(&weights.to_vector(stage))
                     .map(|(f, w)| f * w)
                     .sum();
                 assert_eq!(

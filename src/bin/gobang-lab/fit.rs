@@ -13,6 +13,10 @@
 //! are always left out, and then also those the side to move wins by VCF (the search's leaves look
 //! for one, so the evaluation never has to recognise them).
 //!
+//! Weights with a late stage (`--late-from`, or a starting file that has one) are fitted one stage
+//! at a time (`--stage early` or `--stage late`), each to its own positions alone; the other
+//! stage's weights are written back as they started.
+//!
 //! Positions can also come labelled (`--labels`): a target score per position, such as a deeper
 //! search's value turned into an expected score, instead of the game's result (distillation
 //! rather than the Texel method). Every `holdout`-th labelled position is kept out.
@@ -24,13 +28,14 @@
 
 use anyhow::{bail, Context};
 use clap::Args;
-use gobang::engine::eval::{self, Weights};
+use gobang::engine::eval::{self, LateStage, Stage, Weights};
 use gobang::engine::movegen::has_four_point;
 use gobang::engine::time::TimeControl;
 use gobang::engine::vcf::{Fours, Vcf};
 use gobang::engine::Limits;
 use gobang::game::record::{write_atomically, GameRecord};
 use gobang::rules::{Board, Move, Pos, Rule, Shape};
+use std::ops::RangeInclusive;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
@@ -56,6 +61,14 @@ pub struct FitArgs {
     /// Positions with fewer stones than this are left out
     #[arg(long, default_value_t = 6)]
     pub min_stones: usize,
+    /// Give the starting weights a late stage from this many stones on (its weights starting
+    /// as the early ones when the starting weights have no late stage)
+    #[arg(long)]
+    pub late_from: Option<usize>,
+    /// The stage whose weights are fitted, to its positions alone (`early` or `late`); needed
+    /// when the weights have a late stage
+    #[arg(long)]
+    pub stage: Option<Stage>,
     /// Only the pair weights move (the shape weights stay as they start)
     #[arg(long)]
     pub pairs_only: bool,
@@ -81,6 +94,36 @@ pub struct FitArgs {
     /// Nodes of each `--leaves` VCF look
     #[arg(long, default_value_t = 10_000)]
     pub leaf_vcf_nodes: u64,
+}
+
+/// The starting weights (with the late stage `--late-from` asks for), the stage to fit and the
+/// stone counts of its positions.
+fn starting_point(args: &FitArgs) -> anyhow::Result<(Weights, Stage, RangeInclusive<usize>)> {
+    let mut start = match &args.start {
+        Some(path) => Weights::load(path).with_context(|| format!("reading {}", path.display()))?,
+        None => Weights::default(),
+    };
+    if let Some(from_stones) = args.late_from {
+        let to_move = start.stage(Stage::Late).clone();
+        start.late = Some(LateStage {
+            from_stones,
+            to_move,
+        });
+    }
+    let stage = match (args.stage, &start.late) {
+        (Some(stage), _) => stage,
+        (None, None) => Stage::Early,
+        (None, Some(late)) => bail!(
+            "the weights have a late stage (from {} stones): say which stage to fit with --stage early or --stage late",
+            late.from_stones
+        ),
+    };
+    if stage == Stage::Late && start.late.is_none() {
+        bail!("--stage late needs weights with a late stage (or --late-from)");
+    }
+    let stage_stones = start.stage_stones(stage);
+    let stones = args.min_stones.max(*stage_stones.start())..=*stage_stones.end();
+    Ok((start, stage, stones))
 }
 
 /// Which positions become examples: every one with no five to make, or with `--leaves` only
@@ -182,7 +225,7 @@ fn position_example(board: &mut Board, target: f64, selection: &mut Selection) -
 fn game_examples(
     path: &Path,
     rule: Rule,
-    min_stones: usize,
+    stones: &RangeInclusive<usize>,
     selection: &mut Selection,
     data: &mut Dataset,
 ) -> anyhow::Result<Vec<Example>> {
@@ -207,7 +250,7 @@ fn game_examples(
             Some(_) => 0.0,
             None => 0.5,
         };
-        if board.stone_count() >= min_stones {
+        if stones.contains(&board.stone_count()) {
             if let Some(mut example) = position_example(&mut board, target, selection) {
                 if let Some(offsets) = offsets {
                     example.features.push((offsets[me.index()], 1.0));
@@ -228,11 +271,11 @@ fn game_examples(
 }
 
 /// The example of one labels-file line (`TARGET MOVES...`), `Ok(None)` for a position with fewer
-/// than `min_stones` stones or one `selection` leaves out.
+/// outside `stones` or one `selection` leaves out.
 fn labelled_example(
     line: &str,
     rule: Rule,
-    min_stones: usize,
+    stones: &RangeInclusive<usize>,
     selection: &mut Selection,
 ) -> anyhow::Result<Option<Example>> {
     let mut words = line.split_whitespace();
@@ -253,7 +296,7 @@ fn labelled_example(
         }
         board.make_move(p);
     }
-    if board.stone_count() < min_stones {
+    if !stones.contains(&board.stone_count()) {
         return Ok(None);
     }
     Ok(position_example(&mut board, target, selection))
@@ -262,6 +305,7 @@ fn labelled_example(
 /// Every usable line of the labels files, every `holdout`-th of them into validation.
 fn load_labels(
     args: &FitArgs,
+    stones: &RangeInclusive<usize>,
     selection: &mut Selection,
     data: &mut Dataset,
 ) -> anyhow::Result<()> {
@@ -273,7 +317,7 @@ fn load_labels(
             if line.is_empty() || line.starts_with('#') {
                 continue;
             }
-            match labelled_example(line, args.rule, args.min_stones, selection) {
+            match labelled_example(line, args.rule, stones, selection) {
                 Ok(Some(example)) => {
                     data.positions += 1;
                     if args.holdout > 0 && data.positions % args.holdout == 0 {
@@ -293,12 +337,13 @@ fn load_labels(
     Ok(())
 }
 
-fn load(args: &FitArgs) -> anyhow::Result<Dataset> {
+/// The examples of the records and labels, positions with stone counts in `stones` only.
+fn load(args: &FitArgs, stones: &RangeInclusive<usize>) -> anyhow::Result<Dataset> {
     let mut data = Dataset::default();
     let mut selection = Selection::new(args);
-    load_labels(args, &mut selection, &mut data)?;
+    load_labels(args, stones, &mut selection, &mut data)?;
     for path in crate::record_files(&args.records)? {
-        match game_examples(&path, args.rule, args.min_stones, &mut selection, &mut data) {
+        match game_examples(&path, args.rule, stones, &mut selection, &mut data) {
             Ok(examples) => {
                 data.games += 1;
                 if args.holdout > 0 && data.games % args.holdout == 0 {
@@ -406,11 +451,8 @@ fn adam(
 }
 
 pub fn run(args: &FitArgs) -> anyhow::Result<()> {
-    let start = match &args.start {
-        Some(path) => Weights::load(path).with_context(|| format!("reading {}", path.display()))?,
-        None => Weights::default(),
-    };
-    let data = load(args)?;
+    let (start, stage, stones) = starting_point(args)?;
+    let data = load(args, &stones)?;
     if data.train.is_empty() {
         bail!("no usable positions in the records and labels given");
     }
@@ -422,7 +464,7 @@ pub fn run(args: &FitArgs) -> anyhow::Result<()> {
         data.train.len(),
         data.validation.len()
     );
-    let mut start_vector = start.to_vector();
+    let mut start_vector = start.to_vector(stage);
     if args.non_negative {
         eval::raise_negative_point_values(&mut start_vector);
     }
@@ -448,15 +490,20 @@ pub fn run(args: &FitArgs) -> anyhow::Result<()> {
     for (name, offset) in data.players.iter().zip(&fitted[Weights::COUNT..]) {
         say!("player offset {offset:>7.1}  {name}");
     }
-    let fitted_weights = Weights::from_vector(&fitted[..Weights::COUNT]);
-    let mut rounded = fitted_weights.to_vector();
+    let fitted_weights = start.with_vector(stage, &fitted[..Weights::COUNT]);
+    let mut rounded = fitted_weights.to_vector(stage);
     rounded.extend_from_slice(&fitted[Weights::COUNT..]);
     let mut header = format!(
-        "# gobang-lab fit: {} games, {} labelled positions ({} examples), rule {}, {} steps, rate {}, L2 {}{}{}\n",
+        "# gobang-lab fit: {} games, {} labelled positions ({} examples), rule {}, {}, {} steps, rate {}, L2 {}{}{}\n",
         data.games,
         data.positions,
         data.train.len() + data.validation.len(),
         args.rule.name(),
+        match (stage, &start.late) {
+            (Stage::Late, Some(late)) => format!("late stage (from {} stones)", late.from_stones),
+            (Stage::Early, Some(late)) => format!("early stage (under {} stones)", late.from_stones),
+            (_, None) => "one stage".to_string(),
+        },
         args.steps,
         args.rate,
         args.l2,

@@ -91,16 +91,21 @@ impl Param {
         Ok(Param { own, shape })
     }
 
-    /// The weight when Black is to move (SPSA tunes both colours' together).
+    /// The weight when Black is to move early in the game (SPSA tunes both colours' and both
+    /// stages' together).
     fn get(self, weights: &Weights) -> i32 {
         let black = &weights.to_move[0];
         let table = if self.own { &black.own } else { &black.opp };
         table[self.shape as usize]
     }
 
-    /// Sets the weight for both colours to move.
+    /// Sets the weight for both colours to move, in every stage of the game.
     fn set(self, weights: &mut Weights, value: i32) {
-        for side in weights.to_move.iter_mut() {
+        let late = weights
+            .late
+            .iter_mut()
+            .flat_map(|late| late.to_move.iter_mut());
+        for side in weights.to_move.iter_mut().chain(late) {
             let table = if self.own {
                 &mut side.own
             } else {
