@@ -235,7 +235,11 @@ impl Weights {
             let (stage, name) = match name.strip_prefix("late.") {
                 Some("from") => {
                     let from_stones = usize::try_from(value)
-                        .map_err(|_| syntax(format!("late.from {value} is not a stone count")))?;
+                        .ok()
+                        .filter(|&stones| stones > 0)
+                        .ok_or_else(|| {
+                            syntax(format!("late.from {value}: need 1 stone or more"))
+                        })?;
                     self.late = Some(LateStage {
                         from_stones,
                         to_move: self.to_move.clone(),
@@ -559,6 +563,7 @@ mod tests {
         assert_eq!(late.to_move[1], weights.to_move[1]);
         assert_eq!(weights.stage_stones(Stage::Early), 0..=19);
         assert_eq!(weights.stage_stones(Stage::Late), 20..=usize::MAX);
+        assert!(Weights::from_text("late.from 0\n").is_err());
         assert_eq!(Weights::from_text(&weights.to_text()).unwrap(), weights);
         // A file that does not mention a late stage has none, whatever the defaults have.
         assert_eq!(Weights::from_text("own.Five 3000\n").unwrap().late, None);

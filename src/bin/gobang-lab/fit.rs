@@ -63,8 +63,8 @@ pub struct FitArgs {
     pub min_stones: usize,
     /// Give the starting weights a late stage from this many stones on (its weights starting
     /// as the early ones when the starting weights have no late stage)
-    #[arg(long)]
-    pub late_from: Option<usize>,
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
+    pub late_from: Option<u16>,
     /// The stage whose weights are fitted, to its positions alone (`early` or `late`); needed
     /// when the weights have a late stage
     #[arg(long)]
@@ -106,7 +106,7 @@ fn starting_point(args: &FitArgs) -> anyhow::Result<(Weights, Stage, RangeInclus
     if let Some(from_stones) = args.late_from {
         let to_move = start.stage(Stage::Late).clone();
         start.late = Some(LateStage {
-            from_stones,
+            from_stones: usize::from(from_stones),
             to_move,
         });
     }
