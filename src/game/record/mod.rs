@@ -180,12 +180,14 @@ pub enum RecordError {
         mv: String,
         problem: String,
     },
-    #[error("move {number} ({mv}) cannot be replayed: {source}")]
+    // The causes of `Illegal` and `Io` are part of their messages, so they are not also the
+    // errors' `source`: a chain of errors would print them twice.
+    #[error("move {number} ({mv}) cannot be replayed: {cause}")]
     Illegal {
         /// 1-based move number.
         number: usize,
         mv: String,
-        source: MoveError,
+        cause: MoveError,
     },
     #[error("the record is {size} bytes; records over {MAX_RECORD_BYTES} bytes are refused")]
     TooLarge { size: u64 },
@@ -195,15 +197,15 @@ pub enum RecordError {
     Unsupported { format: RecordFormat, what: String },
     #[error("cannot tell the record format of {0} (expected .sgf, .psq, .lib or .txt)")]
     UnknownFormat(PathBuf),
-    #[error("{path}: {source}")]
-    Io { path: PathBuf, source: io::Error },
+    #[error("{path}: {cause}")]
+    Io { path: PathBuf, cause: io::Error },
 }
 
 impl RecordError {
-    pub(crate) fn io(path: &Path, source: io::Error) -> RecordError {
+    pub(crate) fn io(path: &Path, cause: io::Error) -> RecordError {
         RecordError::Io {
             path: path.to_path_buf(),
-            source,
+            cause,
         }
     }
 }
@@ -254,11 +256,11 @@ impl GameRecord {
                 Move::Place(p) => game.play(p),
                 Move::Pass => game.pass(),
             };
-            if let Err(source) = outcome {
+            if let Err(cause) = outcome {
                 return Err(RecordError::Illegal {
                     number: index + 1,
                     mv: move_notation(recorded.mv),
-                    source,
+                    cause,
                 });
             }
         }
