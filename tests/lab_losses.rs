@@ -1,6 +1,7 @@
 //! Drives `gobang-lab losses` over a folder of records: a game White loses by ignoring Black's
 //! open three (the turning point is that move, and blocking the three was safe), a game nobody
-//! lost, and an unreadable record, which is skipped with a message.
+//! lost, and an unreadable record, which is skipped with a message; and with `--missed`, the turn
+//! where the loser let its own VCT go.
 
 use std::path::Path;
 use std::process::Command;
@@ -54,6 +55,36 @@ fn losses_names_the_move_that_allowed_a_vct() {
         stdout.contains(
             "1 games lost: 1 with a move that allowed a VCT, 1 of them with a safe move instead"
         ),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn missed_names_the_turn_where_the_loser_had_a_vct() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("losses-missed");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    // Black's open three h8-h10 is a win (an open four next) at move 7, but Black plays o15; White
+    // blocks at h11, Black plays on the far edge while White builds a1-a5 and wins.
+    std::fs::write(
+        dir.join("missed.txt"),
+        "h8 a1 h9 a2 h10 a3 o15 h11 o14 a4 o13 a5\n",
+    )
+    .expect("write record");
+    let output = Command::new(env!("CARGO_BIN_EXE_gobang-lab"))
+        .args(["losses", "--missed", "--from-move", "7", "--nodes", "20000"])
+        .arg(&dir)
+        .output()
+        .expect("run gobang-lab");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stdout}{stderr}");
+    assert!(
+        stdout.contains("Black lost; had a VCT at move 7 and played o15"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("1 games lost: 1 where the loser had a VCT of its own"),
         "{stdout}"
     );
 }

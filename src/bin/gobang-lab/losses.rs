@@ -4,6 +4,9 @@
 //! not allow one: each move the move generator offers in that position is tried the same way
 //! ("safe": the solver finished without finding a VCT; "unknown": it ran out of nodes). A game
 //! whose turning point had no safe move was already lost earlier, beyond what the solver finds.
+//!
+//! With `--missed` it asks the other question: the loser's first turn (from `--from-move` on)
+//! where it had a VCT of its own, a win it did not take.
 
 use crate::{Look, Solver};
 use anyhow::Context as _;
@@ -31,6 +34,9 @@ pub struct Args {
     /// Most attacker moves in a VCT.
     #[arg(long, default_value_t = 14)]
     depth: i32,
+    /// Report the loser's first turn where it had a VCT of its own instead.
+    #[arg(long)]
+    missed: bool,
 }
 
 /// The loser's first move that allowed a VCT, with the verdicts on the alternatives.
@@ -85,6 +91,30 @@ fn turning_point(
     None
 }
 
+/// The loser's first turn (1-based move number, from `--from-move` on) where it had a VCT, and
+/// the move it played there.
+fn missed_win(
+    game: &Game,
+    loser: Color,
+    args: &Args,
+    solver: &mut Solver,
+) -> Option<(usize, Move)> {
+    let mut board = Board::new(game.rule());
+    for (index, &mv) in game.moves().iter().enumerate() {
+        if board.side_to_move() == loser
+            && index + 1 >= args.from_move
+            && solver.look(&mut board) == Look::Win
+        {
+            return Some((index + 1, mv));
+        }
+        match mv {
+            Move::Place(p) => board.make_move(p),
+            Move::Pass => board.pass(),
+        }
+    }
+    None
+}
+
 pub fn run(args: &Args) -> anyhow::Result<()> {
     let rule = args.rule;
     let mut solver = Solver::new(args.nodes, args.depth);
@@ -108,6 +138,31 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
             continue;
         };
         lost += 1;
+        if args.missed {
+            match missed_win(&game, loser, args, &mut solver) {
+                Some((move_number, played)) => {
+                    found += 1;
+                    let played = match played {
+                        Move::Place(p) => p.to_string(),
+                        Move::Pass => "a pass".to_string(),
+                    };
+                    say!(
+                        "{}: {} lost; had a VCT at move {} and played {}",
+                        path.display(),
+                        loser.name(),
+                        move_number,
+                        played
+                    );
+                }
+                None => say!(
+                    "{}: {} lost; had no VCT found within {} nodes",
+                    path.display(),
+                    loser.name(),
+                    args.nodes
+                ),
+            }
+            continue;
+        }
         match turning_point(&game, loser, args, &mut solver) {
             Some(point) => {
                 found += 1;
@@ -134,8 +189,12 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
             ),
         }
     }
-    say!(
-        "{lost} games lost: {found} with a move that allowed a VCT, {with_safe_move} of them with a safe move instead"
-    );
+    if args.missed {
+        say!("{lost} games lost: {found} where the loser had a VCT of its own");
+    } else {
+        say!(
+            "{lost} games lost: {found} with a move that allowed a VCT, {with_safe_move} of them with a safe move instead"
+        );
+    }
     Ok(())
 }
