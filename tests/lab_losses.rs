@@ -6,27 +6,39 @@
 use std::path::Path;
 use std::process::Command;
 
-#[test]
-fn losses_names_the_move_that_allowed_a_vct() {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("losses");
+/// Writes `records` (file name, moves) into a fresh scratch folder `folder`, runs `gobang-lab
+/// losses` with `options` over it, checks it succeeded and returns its stdout and stderr.
+fn run_losses(folder: &str, records: &[(&str, &str)], options: &[&str]) -> (String, String) {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(folder);
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("scratch dir");
-    // White's a3 (move 6) leaves Black's open three h8-h10 alone; Black makes an open four, then five.
-    std::fs::write(
-        dir.join("a-ignored-three.txt"),
-        "h8 a1 h9 a2 h10 a3 h11 a4 h12\n",
-    )
-    .expect("write record");
-    std::fs::write(dir.join("b-unfinished.txt"), "h8 h9 j10\n").expect("write record");
-    std::fs::write(dir.join("c-broken.txt"), "h8 h8 zz99\n").expect("write record");
+    for (name, moves) in records {
+        std::fs::write(dir.join(name), format!("{moves}\n")).expect("write record");
+    }
     let output = Command::new(env!("CARGO_BIN_EXE_gobang-lab"))
-        .args(["losses", "--from-move", "1", "--nodes", "20000"])
+        .arg("losses")
+        .args(options)
         .arg(&dir)
         .output()
         .expect("run gobang-lab");
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    let stderr = String::from_utf8_lossy(&output.stderr);
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
     assert!(output.status.success(), "{stdout}{stderr}");
+    (stdout, stderr)
+}
+
+#[test]
+fn losses_names_the_move_that_allowed_a_vct() {
+    // White's a3 (move 6) leaves Black's open three h8-h10 alone; Black makes an open four, then five.
+    let (stdout, stderr) = run_losses(
+        "losses",
+        &[
+            ("a-ignored-three.txt", "h8 a1 h9 a2 h10 a3 h11 a4 h12"),
+            ("b-unfinished.txt", "h8 h9 j10"),
+            ("c-broken.txt", "h8 h8 zz99"),
+        ],
+        &["--from-move", "1", "--nodes", "20000"],
+    );
     let line = |name: &str| {
         stdout
             .lines()
@@ -61,24 +73,13 @@ fn losses_names_the_move_that_allowed_a_vct() {
 
 #[test]
 fn missed_names_the_turn_where_the_loser_had_a_vct() {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("losses-missed");
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("scratch dir");
     // Black's open three h8-h10 is a win (an open four next) at move 7, but Black plays o15; White
     // blocks at h11, Black plays on the far edge while White builds a1-a5 and wins.
-    std::fs::write(
-        dir.join("missed.txt"),
-        "h8 a1 h9 a2 h10 a3 o15 h11 o14 a4 o13 a5\n",
-    )
-    .expect("write record");
-    let output = Command::new(env!("CARGO_BIN_EXE_gobang-lab"))
-        .args(["losses", "--missed", "--from-move", "7", "--nodes", "20000"])
-        .arg(&dir)
-        .output()
-        .expect("run gobang-lab");
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(output.status.success(), "{stdout}{stderr}");
+    let (stdout, _) = run_losses(
+        "losses-missed",
+        &[("missed.txt", "h8 a1 h9 a2 h10 a3 o15 h11 o14 a4 o13 a5")],
+        &["--missed", "--from-move", "7", "--nodes", "20000"],
+    );
     assert!(
         stdout.contains("Black lost; had a VCT at move 7 and played o15"),
         "{stdout}"
