@@ -270,10 +270,7 @@ impl SavedGame {
         let moves: Vec<String> = self
             .moves
             .iter()
-            .map(|mv| match mv {
-                Move::Place(p) => p.to_notation(),
-                Move::Pass => "pass".to_string(),
-            })
+            .map(|&mv| record::move_notation(mv))
             .collect();
         let ending = self
             .ending

@@ -9,7 +9,7 @@ use super::render::{self, HintMark, Scene};
 use super::storage::{Autosaver, Mode, Preferences, Restored, SavedGame, Storage};
 use crate::engine::{Limits, Score, SearchInfo};
 use crate::game::clock::MoveClock;
-use crate::game::record::{GameRecord, RecordFormat};
+use crate::game::record::{move_notation, GameRecord, RecordFormat};
 use crate::game::{EndReason, Game, GameResult, MoveError};
 use crate::rules::{Color, ForbiddenKind, Move, Pos, Rule};
 use adw::prelude::*;
@@ -1248,11 +1248,7 @@ fn move_row(index: usize, mv: Move) -> gtk::ListBoxRow {
         Color::Black => "●",
         Color::White => "○",
     }));
-    let text = match mv {
-        Move::Place(p) => p.to_notation(),
-        Move::Pass => "pass".to_string(),
-    };
-    let notation = gtk::Label::new(Some(&text));
+    let notation = gtk::Label::new(Some(&move_notation(mv)));
     notation.set_xalign(0.0);
     notation.add_css_class("numeric");
     row_box.append(&number);
