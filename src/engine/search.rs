@@ -636,6 +636,10 @@ impl<'e, 'a> Searcher<'e, 'a> {
             {
                 break;
             }
+            if self.use_tt && child_depth > 0 {
+                // The child probes the table after placing the stone: start loading its entry now.
+                self.tt.prefetch(self.board.hash_after(p));
+            }
             self.board.make_move(p);
             let mut value;
             if index == 0 {

@@ -241,6 +241,11 @@ impl Board {
         self.hash
     }
 
+    /// The Zobrist key the position will have once the side to move plays on empty `p`.
+    pub fn hash_after(&self, p: Pos) -> u64 {
+        self.hash ^ ZOBRIST[self.to_move.index()][p.index()] ^ ZOBRIST_WHITE_TO_MOVE
+    }
+
     /// Places the side to move's stone on `p` after checking it is an empty board point. Renju
     /// legality is not checked here: see [`Board::forbidden_kind`] and the game layer.
     pub fn play(&mut self, p: Pos) -> Result<(), PlaceError> {
@@ -808,6 +813,20 @@ mod tests {
             board.verify_layers().unwrap();
         }
         assert_eq!(board.hash(), empty_hash);
+    }
+
+    #[test]
+    fn hash_after_foretells_the_key_of_a_move() {
+        let mut board = Board::new(Rule::Renju);
+        for text in ["h8", "h9", "i9", "g7", "a1", "o15"] {
+            let foretold = board.hash_after(p(text));
+            board.make_move(p(text));
+            assert_eq!(board.hash(), foretold, "after {text}");
+        }
+        board.pass();
+        let foretold = board.hash_after(p("j10"));
+        board.make_move(p("j10"));
+        assert_eq!(board.hash(), foretold, "after a pass and j10");
     }
 
     #[test]
