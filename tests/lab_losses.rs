@@ -1,7 +1,8 @@
 //! Drives `gobang-lab losses` over a folder of records: a game White loses by ignoring Black's
 //! open three (the turning point is that move, and blocking the three was safe), a game nobody
-//! lost, and an unreadable record, which is skipped with a message; and with `--missed`, the turn
-//! where the loser let its own VCT go.
+//! lost, and an unreadable record, which is skipped with a message; a four at the turning point,
+//! counted apart rather than as safe; and with `--missed`, the turn where the loser let its own VCT
+//! go.
 
 use std::path::Path;
 use std::process::Command;
@@ -67,6 +68,35 @@ fn losses_names_the_move_that_allowed_a_vct() {
         stdout.contains(
             "1 games lost: 1 with a move that allowed a VCT, 1 of them with a safe move instead"
         ),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn a_four_that_only_delays_is_not_counted_as_safe() {
+    // White's c3 (move 8) leaves Black's open three h8-h10 alone. There White could also play a4
+    // or a5 (a four with a1-a3 on the edge): Black must block the other point, and the three
+    // still wins. The solver, started with Black to move against such a four, finds no VCT, so
+    // the fours are counted apart; the safe moves are the blocks of the three.
+    let (stdout, _) = run_losses(
+        "losses-fours",
+        &[("delaying-four.txt", "h8 a1 o15 a2 h9 a3 h10 c3 h11 c4 h12")],
+        &["--from-move", "1", "--nodes", "20000"],
+    );
+    assert!(
+        stdout.contains("White lost; move 8 (c3) of 11 allowed a VCT"),
+        "{stdout}"
+    );
+    let fours: usize = stdout
+        .lines()
+        .find(|l| l.contains("delaying-four"))
+        .and_then(|l| l.strip_suffix(" fours"))
+        .and_then(|l| l.rsplit(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no four count in {stdout}"));
+    assert_eq!(fours, 2, "a4 and a5 are White's fours: {stdout}");
+    assert!(
+        stdout.contains("4 moves there: 2 safe, 0 unknown, 2 fours"),
         "{stdout}"
     );
 }

@@ -2,7 +2,9 @@
 //! the loser's first move (from `--from-move` on) after which the winner has a VCT that the VCT
 //! solver finds within a node budget, and then asks whether the loser had a move there that did
 //! not allow one: each move the move generator offers in that position is tried the same way
-//! ("safe": the solver finished without finding a VCT; "unknown": it ran out of nodes). A game
+//! ("safe": the solver finished without finding a VCT; "unknown": it ran out of nodes). A four is
+//! counted apart ("fours"): the winner must block it first, and the solver, which starts with the
+//! attacker to move, cannot judge that, so a four that only delays would read as safe. A game
 //! whose turning point had no safe move was already lost earlier, beyond what the solver finds.
 //!
 //! With `--missed` it asks the other question: the loser's first turn (from `--from-move` on)
@@ -10,8 +12,8 @@
 
 use crate::{Look, Solver};
 use anyhow::Context as _;
-use gobang::engine::movegen::{analyse, generate};
-use gobang::game::record::GameRecord;
+use gobang::engine::movegen::{analyse, generate, Status};
+use gobang::game::record::{move_notation, GameRecord};
 use gobang::game::Game;
 use gobang::rules::{Board, Color, Move, Pos, Rule};
 use std::path::PathBuf;
@@ -46,6 +48,8 @@ struct TurningPoint {
     alternatives: usize,
     safe: usize,
     unknown: usize,
+    /// Alternatives that make a four (not judged).
+    fours: usize,
 }
 
 /// The turning point of `game` (a legal game, as [`GameRecord::to_game`] checks) for `loser`.
@@ -70,13 +74,18 @@ fn turning_point(
         let mut candidates = Vec::new();
         let status = analyse(&mut board);
         generate(&mut board, status, &mut candidates);
-        let (mut safe, mut unknown) = (0, 0);
+        let (mut safe, mut unknown, mut fours) = (0, 0, 0);
         for &(p, _) in &candidates {
             board.make_move(p);
-            match solver.look(&mut board) {
-                Look::Win => {}
-                Look::NoWin => safe += 1,
-                Look::OutOfBudget => unknown += 1,
+            match analyse(&mut board) {
+                Status::Forced(_) => fours += 1,
+                // The loser's move makes two five points (or one the winner may not block).
+                Status::Lost => safe += 1,
+                _ => match solver.look(&mut board) {
+                    Look::Win => {}
+                    Look::NoWin => safe += 1,
+                    Look::OutOfBudget => unknown += 1,
+                },
             }
             board.undo();
         }
@@ -86,6 +95,7 @@ fn turning_point(
             alternatives: candidates.len(),
             safe,
             unknown,
+            fours,
         });
     }
     None
@@ -142,16 +152,12 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
             match missed_win(&game, loser, args, &mut solver) {
                 Some((move_number, played)) => {
                     found += 1;
-                    let played = match played {
-                        Move::Place(p) => p.to_string(),
-                        Move::Pass => "a pass".to_string(),
-                    };
                     say!(
                         "{}: {} lost; had a VCT at move {} and played {}",
                         path.display(),
                         loser.name(),
                         move_number,
-                        played
+                        move_notation(played)
                     );
                 }
                 None => say!(
@@ -170,7 +176,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
                     with_safe_move += 1;
                 }
                 say!(
-                    "{}: {} lost; move {} ({}) of {} allowed a VCT; {} moves there: {} safe, {} unknown",
+                    "{}: {} lost; move {} ({}) of {} allowed a VCT; {} moves there: {} safe, {} unknown, {} fours",
                     path.display(),
                     loser.name(),
                     point.move_number,
@@ -178,7 +184,8 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
                     game.moves().len(),
                     point.alternatives,
                     point.safe,
-                    point.unknown
+                    point.unknown,
+                    point.fours
                 );
             }
             None => say!(
