@@ -50,6 +50,24 @@ pub struct Hit {
 #[repr(C, align(32))]
 struct Bucket([AtomicU64; WORDS_PER_BUCKET]);
 
+/// The first word of each entry in its bucket: the depth-preferred entry, then the newest.
+const FIRST: usize = 0;
+const SECOND: usize = 2;
+
+impl Bucket {
+    fn load(&self, slot: usize, epoch: u64) -> Entry {
+        let check = self.0[slot].load(Ordering::Relaxed);
+        let data = self.0[slot + 1].load(Ordering::Relaxed);
+        Entry::unpack(check, data, epoch)
+    }
+
+    fn save(&self, slot: usize, entry: &Entry, epoch: u64) {
+        let data = entry.pack(epoch);
+        self.0[slot + 1].store(data, Ordering::Relaxed);
+        self.0[slot].store(entry.key ^ data, Ordering::Relaxed);
+    }
+}
+
 pub struct Table {
     buckets: Box<[Bucket]>,
     generation: AtomicU8,
@@ -142,25 +160,8 @@ impl Table {
             .store((generation + 1) & 63, Ordering::Relaxed);
     }
 
-    /// The index of the first word of `key`'s bucket (word `i` is word `i % 4` of bucket `i / 4`).
-    fn bucket(&self, key: u64) -> usize {
-        ((key as usize) & (self.buckets.len() - 1)) * WORDS_PER_BUCKET
-    }
-
-    fn word(&self, index: usize) -> &AtomicU64 {
-        &self.buckets[index / WORDS_PER_BUCKET].0[index % WORDS_PER_BUCKET]
-    }
-
-    fn load(&self, index: usize, epoch: u64) -> Entry {
-        let check = self.word(index).load(Ordering::Relaxed);
-        let data = self.word(index + 1).load(Ordering::Relaxed);
-        Entry::unpack(check, data, epoch)
-    }
-
-    fn save(&self, index: usize, entry: &Entry, epoch: u64) {
-        let data = entry.pack(epoch);
-        self.word(index + 1).store(data, Ordering::Relaxed);
-        self.word(index).store(entry.key ^ data, Ordering::Relaxed);
+    fn bucket(&self, key: u64) -> &Bucket {
+        &self.buckets[(key as usize) & (self.buckets.len() - 1)]
     }
 
     /// Asks the processor to start loading `key`'s bucket into its cache, so that a probe made a
@@ -171,7 +172,7 @@ impl Table {
         #[cfg(target_arch = "x86_64")]
         {
             use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            let bucket: *const Bucket = &self.buckets[self.bucket(key) / WORDS_PER_BUCKET];
+            let bucket: *const Bucket = self.bucket(key);
             // SAFETY: a prefetch is a hint that reads nothing the program sees and never faults;
             // the address is that of a live bucket besides.
             unsafe { _mm_prefetch::<_MM_HINT_T0>(bucket.cast()) };
@@ -181,11 +182,11 @@ impl Table {
     }
 
     pub fn probe(&self, key: u64, ply: i32) -> Option<Hit> {
-        let index = self.bucket(key);
+        let bucket = self.bucket(key);
         let epoch = self.epoch.load(Ordering::Relaxed);
-        let entry = [index, index + 2]
+        let entry = [FIRST, SECOND]
             .into_iter()
-            .map(|i| self.load(i, epoch))
+            .map(|slot| bucket.load(slot, epoch))
             .find(|e| e.key == key && e.meta & 3 != 0)?;
         let bound = match entry.meta & 3 {
             1 => Bound::Exact,
@@ -211,28 +212,23 @@ impl Table {
     ) {
         let generation = self.generation.load(Ordering::Relaxed);
         let epoch = self.epoch.load(Ordering::Relaxed);
-        let index = self.bucket(key);
+        let bucket = self.bucket(key);
         let code = match bound {
             Bound::Exact => 1,
             Bound::Lower => 2,
             Bound::Upper => 3,
         };
-        let first = self.load(index, epoch);
-        let slot = if first.key == key
+        let first = bucket.load(FIRST, epoch);
+        let (slot, old) = if first.key == key
             || first.meta & 3 == 0
             || first.meta >> 2 != generation
             || depth >= first.depth as i32
         {
-            index
+            (FIRST, first)
         } else {
-            index + 2
+            (SECOND, bucket.load(SECOND, epoch))
         };
         // Keep an older best move when the new result has none.
-        let old = if slot == index {
-            first
-        } else {
-            self.load(slot, epoch)
-        };
         let old_best = if old.key == key { old.best } else { NO_MOVE };
         let entry = Entry {
             key,
@@ -241,7 +237,7 @@ impl Table {
             meta: code | (generation << 2),
             best: best.map_or(old_best, |p| p.0),
         };
-        self.save(slot, &entry, epoch);
+        bucket.save(slot, &entry, epoch);
     }
 }
 
