@@ -72,9 +72,9 @@ const ZOBRIST_WHITE_TO_MOVE: u64 = 0x5851_F42D_4C95_7F2D;
 pub struct Board {
     rule: Rule,
     /// This rule's layer-2 tables per side ([`line::shape_table`]).
-    line_tables: [&'static [u8]; 2],
+    line_tables: [&'static line::ShapeTable; 2],
     /// The layer-3 combination table ([`shape::table`]).
-    combine_table: &'static [CombinedEntry],
+    combine_table: &'static [CombinedEntry; 1 << 16],
     /// Cell codes ([`CELL_EMPTY`] etc.), off-board cells are walls.
     cells: [u8; GRID],
     /// Layer 2 inputs: per point, side and direction, that side's view of the ten cells around.

@@ -87,14 +87,14 @@ pub const OWN: u16 = 1;
 pub const BLOCKED: u16 = 2;
 
 /// Line shapes for every key, indexed by `exact as usize` then the key.
-fn tables() -> &'static [Box<[u8]>; 2] {
-    static TABLES: OnceLock<[Box<[u8]>; 2]> = OnceLock::new();
+fn tables() -> &'static [Box<ShapeTable>; 2] {
+    static TABLES: OnceLock<[Box<ShapeTable>; 2]> = OnceLock::new();
     TABLES.get_or_init(|| [build_memo(false), build_memo(true)])
 }
 
 /// The line-shape table for `color` under `rule` (exact-five semantics where the rule needs it):
 /// index it with a [`LineKey`], the entry is a [`LineShape`] as `u8`.
-pub fn shape_table(rule: Rule, color: Color) -> &'static [u8] {
+pub fn shape_table(rule: Rule, color: Color) -> &'static ShapeTable {
     &tables()[rule.exact_five(color) as usize]
 }
 
@@ -113,8 +113,12 @@ enum Cell {
     Blocked,
 }
 
+/// A line-shape table: one entry per [`LineKey`] value, so that indexing it needs no bounds
+/// check (the keys past [`KEY_COUNT`] never occur and hold [`LineShape::None`]).
+pub type ShapeTable = [u8; 1 << 16];
+
 /// Shapes of every own/empty/blocked window, by [`LineKey`] (which is [`memo_index`]).
-fn build_memo(exact: bool) -> Box<[u8]> {
+fn build_memo(exact: bool) -> Box<ShapeTable> {
     let mut memo = vec![u8::MAX; KEY_COUNT];
     for index in 0..memo.len() {
         let mut window = [Cell::Own; WINDOW];
@@ -125,7 +129,9 @@ fn build_memo(exact: bool) -> Box<[u8]> {
         }
         classify(&mut window, exact, &mut memo);
     }
-    memo.into_boxed_slice()
+    let mut table = Box::new([LineShape::None as u8; 1 << 16]);
+    table[..KEY_COUNT].copy_from_slice(&memo);
+    table
 }
 
 fn memo_index(window: &[Cell; WINDOW]) -> usize {

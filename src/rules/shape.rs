@@ -138,10 +138,17 @@ const PAIRS: [LineShapePair; PAIR_COUNT] = {
     pairs
 };
 
-/// The combination table: index it with [`PackedLines`].
-pub fn table() -> &'static [CombinedEntry] {
-    static TABLE: OnceLock<Box<[CombinedEntry]>> = OnceLock::new();
-    TABLE.get_or_init(|| (0..=u16::MAX).map(combine_uncached).collect())
+/// The combination table: index it with [`PackedLines`] (every value has an entry, so indexing
+/// needs no bounds check).
+pub fn table() -> &'static [CombinedEntry; 1 << 16] {
+    static TABLE: OnceLock<Box<[CombinedEntry; 1 << 16]>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut table = Box::new([0; 1 << 16]);
+        for (lines, entry) in (0..=u16::MAX).zip(table.iter_mut()) {
+            *entry = combine_uncached(lines);
+        }
+        table
+    })
 }
 
 /// Combined shape entry for four packed line shapes.
