@@ -77,8 +77,9 @@ pub struct Board {
     combine_table: &'static [CombinedEntry; 1 << 16],
     /// Cell codes ([`CELL_EMPTY`] etc.), off-board cells are walls.
     cells: [u8; GRID],
-    /// Layer 2 inputs: per point, side and direction, that side's view of the ten cells around.
-    keys: [[[LineKey; 4]; 2]; GRID],
+    /// Layer 2 inputs: per point and direction, both sides' views of the ten cells around, as a
+    /// [`KeyPair`] (one addition updates both when a stone comes or goes).
+    keys: [[KeyPair; 4]; GRID],
     /// Layer 2: per point and side, four 4-bit line shapes (zero on occupied points).
     lines: [[PackedLines; 2]; GRID],
     /// Layer 3: per point and side, the combined entry (shape plus renju-suspect flag).
@@ -111,7 +112,7 @@ impl Board {
             ],
             combine_table: shape::table(),
             cells: [CELL_WALL; GRID],
-            keys: [[[0; 4]; 2]; GRID],
+            keys: [[0; 4]; GRID],
             lines: [[0; 2]; GRID],
             combined: [[0; 2]; GRID],
             shape_counts: [[0; COUNT_SLOTS]; 2],
@@ -340,7 +341,7 @@ impl Board {
         if offset == 0 || offset.abs() > REACH {
             return self.combined[t.index()][side];
         }
-        let key = self.keys[t.index()][side][dir] + BLOCKED * line::cell_weight(offset);
+        let key = side_key(self.keys[t.index()][dir], side) + BLOCKED * line::cell_weight(offset);
         let line_shape = self.line_tables[side][key as usize] as u16;
         let shift = 4 * dir;
         let lines = (self.lines[t.index()][side] & !(15 << shift)) | line_shape << shift;
@@ -484,8 +485,8 @@ impl Board {
         Ok(())
     }
 
-    fn keys_from_scratch(&self, p: Pos) -> [[LineKey; 4]; 2] {
-        let mut keys = [[0; 4]; 2];
+    fn keys_from_scratch(&self, p: Pos) -> [KeyPair; 4] {
+        let mut keys = [0; 4];
         for (dir, &step) in DIRECTIONS.iter().enumerate() {
             for sign in [-1, 1] {
                 let mut off_board = false;
@@ -498,8 +499,8 @@ impl Board {
                         self.cells[q.index()]
                     };
                     let weight = line::cell_weight(sign * distance);
-                    for (side, side_keys) in keys.iter_mut().enumerate() {
-                        side_keys[dir] += cell_value(code, side) * weight;
+                    for side in 0..2 {
+                        keys[dir] += KeyPair::from(cell_value(code, side) * weight) << (16 * side);
                     }
                 }
             }
@@ -510,7 +511,7 @@ impl Board {
     fn lines_from_keys(&self, p: Pos, color: Color) -> PackedLines {
         let side = color.index();
         (0..4).fold(0, |acc, dir| {
-            let shape = self.line_tables[side][self.keys[p.index()][side][dir] as usize];
+            let shape = self.line_tables[side][side_key(self.keys[p.index()][dir], side) as usize];
             acc | (shape as u16) << (4 * dir)
         })
     }
@@ -544,13 +545,11 @@ impl Board {
         self.cells[p.index()] = CELL_EMPTY;
         self.hash ^= ZOBRIST[color.index()][p.index()];
         self.stones -= 1;
-        let own = color.index();
+        let stone = STONE_KEYS[color.index()];
         let neighbours = &neighbour_table()[p.index()];
         for (dir, line) in neighbours.iter().enumerate() {
             for &(q, weight) in &line.cells[..line.len as usize] {
-                let keys = &mut self.keys[q as usize];
-                keys[own][dir] = keys[own][dir].wrapping_sub(OWN.wrapping_mul(weight));
-                keys[1 - own][dir] = keys[1 - own][dir].wrapping_sub(BLOCKED.wrapping_mul(weight));
+                self.keys[q as usize][dir] -= stone * KeyPair::from(weight);
             }
         }
         let frame = self
@@ -579,15 +578,14 @@ impl Board {
     /// refreshes the shapes of the empty ones (saving what they were).
     #[inline]
     fn update_neighbours(&mut self, p: Pos, color: Color) {
-        let own = color.index();
+        let stone = STONE_KEYS[color.index()];
         let neighbours = &neighbour_table()[p.index()];
         for (dir, line) in neighbours.iter().enumerate() {
             for &(q, weight) in &line.cells[..line.len as usize] {
                 let q = Pos(q);
-                let keys = &mut self.keys[q.index()];
-                keys[own][dir] = keys[own][dir].wrapping_add(OWN.wrapping_mul(weight));
-                keys[1 - own][dir] = keys[1 - own][dir].wrapping_add(BLOCKED.wrapping_mul(weight));
-                let new_keys = [keys[0][dir], keys[1][dir]];
+                let key = &mut self.keys[q.index()][dir];
+                *key += stone * KeyPair::from(weight);
+                let new_keys = *key;
                 if self.cells[q.index()] == CELL_EMPTY {
                     self.refresh_direction(q, dir, new_keys);
                 }
@@ -596,16 +594,16 @@ impl Board {
     }
 
     /// Looks up empty `q`'s line shapes along `dir` for both sides from its new keys along `dir`
-    /// (`keys`, by side; passed in rather than read back from `self.keys`, so that the CPU need
-    /// not wait for the stores that just wrote them); when one changed, saves the point's old
-    /// layers (for [`Board::remove_stone`]) and updates them.
+    /// (`keys`; passed in rather than read back from `self.keys`, so that the CPU need not wait
+    /// for the store that just wrote them); when one changed, saves the point's old layers (for
+    /// [`Board::remove_stone`]) and updates them.
     #[inline]
-    fn refresh_direction(&mut self, q: Pos, dir: usize, keys: [LineKey; 2]) {
+    fn refresh_direction(&mut self, q: Pos, dir: usize, keys: KeyPair) {
         let shift = 4 * dir;
         let old_lines = self.lines[q.index()];
         let mut new_lines = old_lines;
         for (side, table) in self.line_tables.into_iter().enumerate() {
-            let shape = table[keys[side] as usize] as u16;
+            let shape = table[side_key(keys, side) as usize] as u16;
             new_lines[side] = (old_lines[side] & !(15 << shift)) | shape << shift;
         }
         if new_lines == old_lines {
@@ -752,6 +750,24 @@ fn color_code(color: Color) -> u8 {
         Color::White => CELL_WHITE,
     }
 }
+
+/// Both sides' [`LineKey`]s of a point along one direction: Black's in the low 16 bits, White's in
+/// the high 16. Neither half ever leaves `0..KEY_COUNT`, so adding or subtracting whole pairs
+/// never carries from one half into the other.
+type KeyPair = u32;
+
+/// Side `side`'s key in a [`KeyPair`].
+#[inline]
+fn side_key(keys: KeyPair, side: usize) -> LineKey {
+    (keys >> (16 * side)) as LineKey
+}
+
+/// What a stone of each colour (by [`Color::index`]) adds to a [`KeyPair`] per unit of cell
+/// weight: its own side sees [`OWN`], the other side [`BLOCKED`].
+const STONE_KEYS: [KeyPair; 2] = [
+    OWN as KeyPair | (BLOCKED as KeyPair) << 16,
+    BLOCKED as KeyPair | (OWN as KeyPair) << 16,
+];
 
 /// A cell's value in side `side`'s [`LineKey`]s.
 fn cell_value(code: u8, side: usize) -> LineKey {
