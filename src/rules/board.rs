@@ -10,7 +10,8 @@
 use super::line::{self, LineKey, LineShape, BLOCKED, EMPTY, OWN, REACH};
 use super::pos::{Color, Pos, Rule, DIRECTIONS, GRID};
 use super::shape::{
-    self, entry_pair, CombinedEntry, LineShapePair, PackedLines, Shape, PAIR_COUNT, RENJU_SUSPECT,
+    self, entry_pair, CombinedEntry, LineShapePair, PackedLines, Shape, PAIR_COUNT, PAIR_SLOTS,
+    RENJU_SUSPECT,
 };
 
 /// A move: a stone on a point, or a pass.
@@ -86,8 +87,9 @@ pub struct Board {
     combined: [[CombinedEntry; 2]; GRID],
     /// Per side, how many empty points have each combined shape.
     shape_counts: [[u16; COUNT_SLOTS]; 2],
-    /// Per side, how many empty points have each [`LineShapePair`] (by index).
-    pair_counts: [[u16; PAIR_COUNT]; 2],
+    /// Per side, how many empty points have each [`LineShapePair`] (by index; the slots past
+    /// [`PAIR_COUNT`] stay zero).
+    pair_counts: [[u16; PAIR_SLOTS]; 2],
     /// Per side, a bit per [`Pos::index`]: the empty points where that side would make a four
     /// or more ([`Shape::Four`] and up), so that threat scans skip the rest of the board.
     four_bits: [FourBits; 2],
@@ -116,7 +118,7 @@ impl Board {
             lines: [[0; 2]; GRID],
             combined: [[0; 2]; GRID],
             shape_counts: [[0; COUNT_SLOTS]; 2],
-            pair_counts: [[0; PAIR_COUNT]; 2],
+            pair_counts: [[0; PAIR_SLOTS]; 2],
             four_bits: [[0; 4]; 2],
             history: Vec::with_capacity(225),
             saved_points: Vec::with_capacity(225 * 48),
@@ -376,8 +378,8 @@ impl Board {
 
     /// The per-pair counts of `color`, indexed by [`LineShapePair::index`].
     #[inline]
-    pub fn pair_counts(&self, color: Color) -> &[u16; PAIR_COUNT] {
-        &self.pair_counts[color.index()]
+    pub fn pair_counts(&self, color: Color) -> &[u16] {
+        &self.pair_counts[color.index()][..PAIR_COUNT]
     }
 
     /// Empty points where `color` would make a five (a win if played).
@@ -426,7 +428,7 @@ impl Board {
     /// the incrementally kept ones. Returns a description of the first difference.
     pub fn verify_layers(&self) -> Result<(), String> {
         let mut counts = [[0u16; COUNT_SLOTS]; 2];
-        let mut pair_counts = [[0u16; PAIR_COUNT]; 2];
+        let mut pair_counts = [[0u16; PAIR_SLOTS]; 2];
         for p in Pos::all() {
             let keys = self.keys_from_scratch(p);
             if keys != self.keys[p.index()] {
@@ -697,7 +699,7 @@ struct SavedPoint {
 struct SavedFrame {
     first_point: u32,
     shape_counts: [[u16; COUNT_SLOTS]; 2],
-    pair_counts: [[u16; PAIR_COUNT]; 2],
+    pair_counts: [[u16; PAIR_SLOTS]; 2],
     four_bits: [FourBits; 2],
 }
 

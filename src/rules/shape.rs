@@ -72,7 +72,7 @@ impl Shape {
 pub type PackedLines = u16;
 
 /// One combined-shape entry: the shape in the low 7 bits, [`RENJU_SUSPECT`] in bit 7 and the
-/// [`LineShapePair`] index in the high byte.
+/// [`LineShapePair`] index from bit [`PAIR_SHIFT`] up.
 pub type CombinedEntry = u16;
 
 /// Set on entries where a Black renju stone could be forbidden and the exact judge must look.
@@ -80,6 +80,14 @@ pub const RENJU_SUSPECT: CombinedEntry = 0x80;
 
 /// Number of [`LineShapePair`] indices.
 pub const PAIR_COUNT: usize = 55;
+
+/// Where the pair index starts in a [`CombinedEntry`]: the six bits above it hold any index, so
+/// that a table of [`PAIR_SLOTS`] counts indexed by [`entry_pair`] needs no bounds check.
+const PAIR_SHIFT: u32 = 10;
+
+/// Every value [`entry_pair`] can return (at least [`PAIR_COUNT`]).
+pub const PAIR_SLOTS: usize = 1 << (16 - PAIR_SHIFT);
+const _: () = assert!(PAIR_COUNT <= PAIR_SLOTS);
 
 /// The two strongest line shapes of a point and side (`strongest >= second`), a finer class
 /// than the combined [`Shape`]: a four with an open two and a four with nothing else are both
@@ -212,7 +220,7 @@ fn combine_uncached(lines: PackedLines) -> CombinedEntry {
     };
     shape as CombinedEntry
         | if suspect { RENJU_SUSPECT } else { 0 }
-        | (pair.index() as CombinedEntry) << 8
+        | (pair.index() as CombinedEntry) << PAIR_SHIFT
 }
 
 /// The shape of an entry.
@@ -224,7 +232,7 @@ pub fn entry_shape(entry: CombinedEntry) -> Shape {
 /// The [`LineShapePair`] index of an entry.
 #[inline]
 pub fn entry_pair(entry: CombinedEntry) -> usize {
-    (entry >> 8) as usize
+    (entry >> PAIR_SHIFT) as usize
 }
 
 #[cfg(test)]
