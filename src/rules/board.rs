@@ -81,8 +81,9 @@ pub struct Board {
     /// Layer 2 inputs: per point and direction, both sides' views of the ten cells around, as a
     /// [`KeyPair`] (one addition updates both when a stone comes or goes).
     keys: [[KeyPair; 4]; GRID],
-    /// Layer 2: per point and side, four 4-bit line shapes (zero on occupied points).
-    lines: [[PackedLines; 2]; GRID],
+    /// Layer 2: per point, both sides' four 4-bit line shapes as a [`LinesPair`] (zero on
+    /// occupied points).
+    lines: [LinesPair; GRID],
     /// Layer 3: per point and side, the combined entry (shape plus renju-suspect flag).
     combined: [[CombinedEntry; 2]; GRID],
     /// Per side, how many empty points have each combined shape.
@@ -115,7 +116,7 @@ impl Board {
             combine_table: shape::table(),
             cells: [CELL_WALL; GRID],
             keys: [[0; 4]; GRID],
-            lines: [[0; 2]; GRID],
+            lines: [0; GRID],
             combined: [[0; 2]; GRID],
             shape_counts: [[0; COUNT_SLOTS]; 2],
             pair_counts: [[0; PAIR_SLOTS]; 2],
@@ -297,7 +298,7 @@ impl Board {
     /// (an index into [`DIRECTIONS`]). [`LineShape::None`] on occupied points.
     #[inline]
     pub fn line_shape(&self, p: Pos, color: Color, dir: usize) -> LineShape {
-        shape::line_of(self.lines[p.index()][color.index()], dir)
+        shape::line_of(side_lines(self.lines[p.index()], color.index()), dir)
     }
 
     /// Layer 3: the combined shape a `color` stone on empty point `p` would make.
@@ -346,7 +347,8 @@ impl Board {
         let key = side_key(self.keys[t.index()][dir], side) + BLOCKED * line::cell_weight(offset);
         let line_shape = self.line_tables[side][key as usize] as u16;
         let shift = 4 * dir;
-        let lines = (self.lines[t.index()][side] & !(15 << shift)) | line_shape << shift;
+        let lines =
+            (side_lines(self.lines[t.index()], side) & !(15 << shift)) | line_shape << shift;
         self.combine_table[lines as usize]
     }
 
@@ -441,7 +443,7 @@ impl Board {
                 } else {
                     (0, 0)
                 };
-                if lines != self.lines[p.index()][color.index()] {
+                if lines != side_lines(self.lines[p.index()], color.index()) {
                     return Err(format!("layer 2 differs at {p} for {color:?}"));
                 }
                 if entry != self.combined[p.index()][color.index()] {
@@ -536,9 +538,9 @@ impl Board {
             self.shape_counts[side][count_slot(entry)] -= 1;
             self.pair_counts[side][entry_pair(entry)] -= 1;
             clear_bit(&mut self.four_bits[side], p);
-            self.lines[p.index()][side] = 0;
             self.combined[p.index()][side] = 0;
         }
+        self.lines[p.index()] = 0;
         self.update_neighbours(p, color);
     }
 
@@ -602,21 +604,19 @@ impl Board {
     #[inline]
     fn refresh_direction(&mut self, q: Pos, dir: usize, keys: KeyPair) {
         let shift = 4 * dir;
+        let shapes = LinesPair::from(self.line_tables[0][side_key(keys, 0) as usize])
+            | LinesPair::from(self.line_tables[1][side_key(keys, 1) as usize]) << 16;
         let old_lines = self.lines[q.index()];
-        let mut new_lines = old_lines;
-        for (side, table) in self.line_tables.into_iter().enumerate() {
-            let shape = table[side_key(keys, side) as usize] as u16;
-            new_lines[side] = (old_lines[side] & !(15 << shift)) | shape << shift;
-        }
+        let new_lines = (old_lines & !(0x000F_000F << shift)) | shapes << shift;
         if new_lines == old_lines {
             return;
         }
         self.save_point(q);
+        self.lines[q.index()] = new_lines;
         for side in 0..2 {
-            if new_lines[side] != old_lines[side] {
-                self.lines[q.index()][side] = new_lines[side];
-                let combined = self.combine_table[new_lines[side] as usize];
-                self.set_combined(q, side, combined);
+            let lines = side_lines(new_lines, side);
+            if lines != side_lines(old_lines, side) {
+                self.set_combined(q, side, self.combine_table[lines as usize]);
             }
         }
     }
@@ -625,7 +625,9 @@ impl Board {
     fn refresh_point(&mut self, p: Pos) {
         for color in [Color::Black, Color::White] {
             let lines = self.lines_from_keys(p, color);
-            self.lines[p.index()][color.index()] = lines;
+            let shift = 16 * color.index();
+            self.lines[p.index()] =
+                (self.lines[p.index()] & !(0xFFFF << shift)) | LinesPair::from(lines) << shift;
             self.shape_counts[color.index()][Shape::None as usize] += 1;
             self.pair_counts[color.index()][0] += 1;
             self.combined[p.index()][color.index()] = 0;
@@ -690,7 +692,7 @@ fn neighbour_table() -> &'static [[LineNeighbours; 4]; GRID] {
 #[derive(Clone, Copy)]
 struct SavedPoint {
     pos: u8,
-    lines: [PackedLines; 2],
+    lines: LinesPair,
     combined: [CombinedEntry; 2],
 }
 
@@ -751,6 +753,15 @@ fn color_code(color: Color) -> u8 {
         Color::Black => CELL_BLACK,
         Color::White => CELL_WHITE,
     }
+}
+
+/// Both sides' [`PackedLines`] of a point: Black's in the low 16 bits, White's in the high 16.
+type LinesPair = u32;
+
+/// Side `side`'s line shapes in a [`LinesPair`].
+#[inline]
+fn side_lines(lines: LinesPair, side: usize) -> PackedLines {
+    (lines >> (16 * side)) as PackedLines
 }
 
 /// Both sides' [`LineKey`]s of a point along one direction: Black's in the low 16 bits, White's in
