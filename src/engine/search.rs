@@ -1,5 +1,6 @@
 //! The main search: iterative deepening principal-variation alpha-beta with aspiration windows,
-//! a transposition table, killer moves and a history table, null-move pruning, late-move
+//! a transposition table, killer moves and a history table (a bonus for the move that cut off,
+//! a malus for the quiet moves tried before it), null-move pruning, late-move
 //! reductions for quiet moves, and a VCF look at the leaves.
 //!
 //! Forced replies (blocking the opponent's four) cost no depth, so a four and its block together
@@ -56,6 +57,9 @@ const EXTENDED_DEFENCES: usize = 4;
 /// swamped the order; scaled down it scored 58% in self-play and about 62% instead of 52-56%
 /// against SlowRenju: see the README's strength section.)
 const HISTORY_SHIFT: u32 = 4;
+/// History scores count in the move order only up to this size either way (a bonus is capped when
+/// it is read, a malus when it is written).
+const HISTORY_LIMIT: i32 = 1 << 18;
 /// How many moves quiet non-PV nodes of depth 1, 2, 3, 4 search (index = depth).
 const LATE_MOVE_LIMIT: [usize; 5] = [0, 8, 12, 18, 26];
 /// Null-move pruning: quiet non-PV nodes at least this deep whose static value beats beta let the
@@ -605,7 +609,7 @@ impl<'e, 'a> Searcher<'e, 'a> {
             } else if Some(m.0) == killers[1] {
                 m.1 += 1 << 19;
             }
-            m.1 += self.history[me][m.0.index()].min(1 << 18) >> HISTORY_SHIFT;
+            m.1 += self.history[me][m.0.index()].min(HISTORY_LIMIT) >> HISTORY_SHIFT;
         }
         let original_alpha = alpha;
         let mut best_value = -INFINITY;
@@ -678,6 +682,13 @@ impl<'e, 'a> Searcher<'e, 'a> {
                             }
                         }
                         self.history[me][p.index()] += depth * depth;
+                        // The quiet moves tried before the cut failed here: a malus for them.
+                        for &(q, _) in &moves[..index] {
+                            if !self.is_tactical(q) {
+                                let history = &mut self.history[me][q.index()];
+                                *history = (*history - depth * depth).max(-HISTORY_LIMIT);
+                            }
+                        }
                         break;
                     }
                 }
