@@ -298,7 +298,7 @@ impl Board {
     /// (an index into [`DIRECTIONS`]). [`LineShape::None`] on occupied points.
     #[inline]
     pub fn line_shape(&self, p: Pos, color: Color, dir: usize) -> LineShape {
-        shape::line_of(side_lines(self.lines[p.index()], color.index()), dir)
+        shape::line_of(side_half(self.lines[p.index()], color.index()), dir)
     }
 
     /// Layer 3: the combined shape a `color` stone on empty point `p` would make.
@@ -344,11 +344,10 @@ impl Board {
         if offset == 0 || offset.abs() > REACH {
             return self.combined[t.index()][side];
         }
-        let key = side_key(self.keys[t.index()][dir], side) + BLOCKED * line::cell_weight(offset);
+        let key = side_half(self.keys[t.index()][dir], side) + BLOCKED * line::cell_weight(offset);
         let line_shape = self.line_tables[side][key as usize] as u16;
         let shift = 4 * dir;
-        let lines =
-            (side_lines(self.lines[t.index()], side) & !(15 << shift)) | line_shape << shift;
+        let lines = (side_half(self.lines[t.index()], side) & !(15 << shift)) | line_shape << shift;
         self.combine_table[lines as usize]
     }
 
@@ -443,7 +442,7 @@ impl Board {
                 } else {
                     (0, 0)
                 };
-                if lines != side_lines(self.lines[p.index()], color.index()) {
+                if lines != side_half(self.lines[p.index()], color.index()) {
                     return Err(format!("layer 2 differs at {p} for {color:?}"));
                 }
                 if entry != self.combined[p.index()][color.index()] {
@@ -515,7 +514,7 @@ impl Board {
     fn lines_from_keys(&self, p: Pos, color: Color) -> PackedLines {
         let side = color.index();
         (0..4).fold(0, |acc, dir| {
-            let shape = self.line_tables[side][side_key(self.keys[p.index()][dir], side) as usize];
+            let shape = self.line_tables[side][side_half(self.keys[p.index()][dir], side) as usize];
             acc | (shape as u16) << (4 * dir)
         })
     }
@@ -604,8 +603,8 @@ impl Board {
     #[inline]
     fn refresh_direction(&mut self, q: Pos, dir: usize, keys: KeyPair) {
         let shift = 4 * dir;
-        let shapes = LinesPair::from(self.line_tables[0][side_key(keys, 0) as usize])
-            | LinesPair::from(self.line_tables[1][side_key(keys, 1) as usize]) << 16;
+        let shapes = LinesPair::from(self.line_tables[0][side_half(keys, 0) as usize])
+            | LinesPair::from(self.line_tables[1][side_half(keys, 1) as usize]) << 16;
         let old_lines = self.lines[q.index()];
         let new_lines = (old_lines & !(0x000F_000F << shift)) | shapes << shift;
         if new_lines == old_lines {
@@ -614,8 +613,8 @@ impl Board {
         self.save_point(q);
         self.lines[q.index()] = new_lines;
         for side in 0..2 {
-            let lines = side_lines(new_lines, side);
-            if lines != side_lines(old_lines, side) {
+            let lines = side_half(new_lines, side);
+            if lines != side_half(old_lines, side) {
                 self.set_combined(q, side, self.combine_table[lines as usize]);
             }
         }
@@ -623,15 +622,13 @@ impl Board {
 
     /// Computes layers 2 and 3 of empty point `p` from its keys (used on a new board).
     fn refresh_point(&mut self, p: Pos) {
-        for color in [Color::Black, Color::White] {
-            let lines = self.lines_from_keys(p, color);
-            let shift = 16 * color.index();
-            self.lines[p.index()] =
-                (self.lines[p.index()] & !(0xFFFF << shift)) | LinesPair::from(lines) << shift;
-            self.shape_counts[color.index()][Shape::None as usize] += 1;
-            self.pair_counts[color.index()][0] += 1;
-            self.combined[p.index()][color.index()] = 0;
-            self.set_combined(p, color.index(), self.combine_table[lines as usize]);
+        let lines = [Color::Black, Color::White].map(|color| self.lines_from_keys(p, color));
+        self.lines[p.index()] = LinesPair::from(lines[0]) | LinesPair::from(lines[1]) << 16;
+        for (side, side_lines) in lines.into_iter().enumerate() {
+            self.shape_counts[side][Shape::None as usize] += 1;
+            self.pair_counts[side][0] += 1;
+            self.combined[p.index()][side] = 0;
+            self.set_combined(p, side, self.combine_table[side_lines as usize]);
         }
     }
 
@@ -758,21 +755,16 @@ fn color_code(color: Color) -> u8 {
 /// Both sides' [`PackedLines`] of a point: Black's in the low 16 bits, White's in the high 16.
 type LinesPair = u32;
 
-/// Side `side`'s line shapes in a [`LinesPair`].
-#[inline]
-fn side_lines(lines: LinesPair, side: usize) -> PackedLines {
-    (lines >> (16 * side)) as PackedLines
-}
-
 /// Both sides' [`LineKey`]s of a point along one direction: Black's in the low 16 bits, White's in
 /// the high 16. Neither half ever leaves `0..KEY_COUNT`, so adding or subtracting whole pairs
 /// never carries from one half into the other.
 type KeyPair = u32;
 
-/// Side `side`'s key in a [`KeyPair`].
+/// Side `side`'s half of a [`KeyPair`] or [`LinesPair`] (Black's the low 16 bits, White's the
+/// high 16): its [`LineKey`] or its [`PackedLines`].
 #[inline]
-fn side_key(keys: KeyPair, side: usize) -> LineKey {
-    (keys >> (16 * side)) as LineKey
+fn side_half(pair: u32, side: usize) -> u16 {
+    (pair >> (16 * side)) as u16
 }
 
 /// What a stone of each colour (by [`Color::index`]) adds to a [`KeyPair`] per unit of cell

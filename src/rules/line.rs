@@ -119,18 +119,18 @@ pub type ShapeTable = [u8; 1 << 16];
 
 /// Shapes of every own/empty/blocked window, by [`LineKey`] (which is [`memo_index`]).
 fn build_memo(exact: bool) -> Box<ShapeTable> {
-    let mut memo = vec![u8::MAX; KEY_COUNT];
-    for index in 0..memo.len() {
+    // u8::MAX marks the keys not classified yet.
+    let mut table = Box::new([u8::MAX; 1 << 16]);
+    for index in 0..KEY_COUNT {
         let mut window = [Cell::Own; WINDOW];
         let mut rest = index;
         for i in (0..WINDOW).rev().filter(|&i| i != CENTER) {
             window[i] = [Cell::Empty, Cell::Own, Cell::Blocked][rest % 3];
             rest /= 3;
         }
-        classify(&mut window, exact, &mut memo);
+        classify(&mut window, exact, &mut table[..]);
     }
-    let mut table = Box::new([LineShape::None as u8; 1 << 16]);
-    table[..KEY_COUNT].copy_from_slice(&memo);
+    table[KEY_COUNT..].fill(LineShape::None as u8);
     table
 }
 
