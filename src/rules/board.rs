@@ -87,10 +87,10 @@ pub struct Board {
     /// Layer 3: per point and side, the combined entry (shape plus renju-suspect flag).
     combined: [[CombinedEntry; 2]; GRID],
     /// Per side, how many empty points have each combined shape.
-    shape_counts: [[u16; COUNT_SLOTS]; 2],
+    shape_counts: [[u8; COUNT_SLOTS]; 2],
     /// Per side, how many empty points have each [`LineShapePair`] (by index; the slots past
     /// [`PAIR_COUNT`] stay zero).
-    pair_counts: [[u16; PAIR_SLOTS]; 2],
+    pair_counts: [[u8; PAIR_SLOTS]; 2],
     /// Per side, a bit per [`Pos::index`]: the empty points where that side would make a four
     /// or more ([`Shape::Four`] and up), so that threat scans skip the rest of the board.
     four_bits: [FourBits; 2],
@@ -368,18 +368,18 @@ impl Board {
     /// How many empty points have combined shape `shape` for `color`.
     #[inline]
     pub fn shape_count(&self, color: Color, shape: Shape) -> u16 {
-        self.shape_counts[color.index()][shape as usize]
+        u16::from(self.shape_counts[color.index()][shape as usize])
     }
 
     /// How many empty points have `pair` as their two strongest line shapes for `color`.
     #[inline]
     pub fn pair_count(&self, color: Color, pair: LineShapePair) -> u16 {
-        self.pair_counts[color.index()][pair.index()]
+        u16::from(self.pair_counts[color.index()][pair.index()])
     }
 
     /// The per-pair counts of `color`, indexed by [`LineShapePair::index`].
     #[inline]
-    pub fn pair_counts(&self, color: Color) -> &[u16] {
+    pub fn pair_counts(&self, color: Color) -> &[u8] {
         &self.pair_counts[color.index()][..PAIR_COUNT]
     }
 
@@ -428,8 +428,8 @@ impl Board {
     /// Debug check: recomputes layers 2 and 3 and the counts from the stones and compares them with
     /// the incrementally kept ones. Returns a description of the first difference.
     pub fn verify_layers(&self) -> Result<(), String> {
-        let mut counts = [[0u16; COUNT_SLOTS]; 2];
-        let mut pair_counts = [[0u16; PAIR_SLOTS]; 2];
+        let mut counts = [[0u8; COUNT_SLOTS]; 2];
+        let mut pair_counts = [[0u8; PAIR_SLOTS]; 2];
         for p in Pos::all() {
             let keys = self.keys_from_scratch(p);
             if keys != self.keys[p.index()] {
@@ -697,8 +697,8 @@ struct SavedPoint {
 #[derive(Clone, Copy)]
 struct SavedFrame {
     first_point: u32,
-    shape_counts: [[u16; COUNT_SLOTS]; 2],
-    pair_counts: [[u16; PAIR_SLOTS]; 2],
+    shape_counts: [[u8; COUNT_SLOTS]; 2],
+    pair_counts: [[u8; PAIR_SLOTS]; 2],
     four_bits: [FourBits; 2],
 }
 
