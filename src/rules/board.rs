@@ -86,7 +86,8 @@ pub struct Board {
     lines: [LinesPair; GRID],
     /// Layer 3: per point and side, the combined entry (shape plus renju-suspect flag).
     combined: [[CombinedEntry; 2]; GRID],
-    /// Per side, how many empty points have each combined shape.
+    /// Per side, how many empty points have each combined shape (a byte each: at most the 225
+    /// points of the board, and the smaller the counts, the less each stone placement saves).
     shape_counts: [[u8; COUNT_SLOTS]; 2],
     /// Per side, how many empty points have each [`LineShapePair`] (by index; the slots past
     /// [`PAIR_COUNT`] stay zero).
