@@ -4,9 +4,12 @@
 //! becomes one example: the evaluation's features (see [`eval::features`]) and whether the side to
 //! move went on to win (1), draw (½) or lose (0). The predicted score is `sigmoid(eval / scale)`:
 //! the scale is first chosen to fit the starting weights best, then the weights are moved by Adam
-//! on the mean cross-entropy, with an L2 pull towards the starting values. Every `holdout`-th game
-//! is kept out of the fit and reported separately, so that over-fitting shows. The result is a
-//! weights file; whether it plays better is for `selfplay` to measure.
+//! on the mean cross-entropy, with an L2 pull towards the starting values. About one opening in
+//! `holdout` (a game's first `opening-plies` moves) is kept out of the fit with all its games and
+//! reported separately, so that over-fitting shows. The split is by opening rather than by game
+//! because match records repeat themselves: deterministic engines replay the same game from the
+//! same opening run after run, and a held-out copy of a training game measures memory, not
+//! judgement. The result is a weights file; whether it plays better is for `selfplay` to measure.
 //!
 //! With `--leaves` only the positions a search scores with the evaluation at its horizon are
 //! used, as the Texel method fits chess evaluations to quiet positions: those with a five to make
@@ -19,7 +22,7 @@
 //!
 //! Positions can also come labelled (`--labels`): a target score per position, such as a deeper
 //! search's value turned into an expected score, instead of the game's result (distillation
-//! rather than the Texel method). Every `holdout`-th labelled position is kept out.
+//! rather than the Texel method). Labelled positions are split by their first moves the same way.
 //!
 //! Games between players of unequal strength would teach the weights to recognise the stronger
 //! player's style rather than good positions. So when the records name their players, each player
@@ -84,9 +87,14 @@ pub struct FitArgs {
     /// L2 pull towards the starting weights (per squared weight unit)
     #[arg(long, default_value_t = 1e-7)]
     pub l2: f64,
-    /// Every this many games one is kept out of the fit to validate it (0: none)
+    /// About one opening in this many is kept out of the fit, with every game and labelled
+    /// position that starts with it, to validate the fit (0: none)
     #[arg(long, default_value_t = 10)]
     pub holdout: usize,
+    /// How many first moves make a game's opening for `--holdout`: games (and labelled
+    /// positions) that share them land on the same side of the split
+    #[arg(long, default_value_t = 5)]
+    pub opening_plies: usize,
     /// Keep only the positions the search scores statically at its horizon: besides those with
     /// a five to make, leave out those the side to move wins by VCF (its leaves look for one)
     #[arg(long)]
@@ -221,14 +229,14 @@ fn position_example(board: &mut Board, target: f64, selection: &mut Selection) -
     })
 }
 
-/// The examples of one game, or why it cannot be used.
+/// The examples of one game and its moves, or why it cannot be used.
 fn game_examples(
     path: &Path,
     rule: Rule,
     stones: &RangeInclusive<usize>,
     selection: &mut Selection,
     data: &mut Dataset,
-) -> anyhow::Result<Vec<Example>> {
+) -> anyhow::Result<(Vec<Example>, Vec<Move>)> {
     let mut record = GameRecord::load(path)?;
     record.rule = rule;
     let offsets = match (&record.black, &record.white) {
@@ -267,17 +275,17 @@ fn game_examples(
             Move::Pass => board.pass(),
         }
     }
-    Ok(examples)
+    Ok((examples, game.moves().to_vec()))
 }
 
-/// The example of one labels-file line (`TARGET MOVES...`), `Ok(None)` for a position with fewer
-/// outside `stones` or one `selection` leaves out.
+/// The example of one labels-file line (`TARGET MOVES...`) with the line's moves, `Ok(None)` for a
+/// position whose stone count is outside `stones` or one `selection` leaves out.
 fn labelled_example(
     line: &str,
     rule: Rule,
     stones: &RangeInclusive<usize>,
     selection: &mut Selection,
-) -> anyhow::Result<Option<Example>> {
+) -> anyhow::Result<Option<(Example, Vec<Move>)>> {
     let mut words = line.split_whitespace();
     let target: f64 = match words.next() {
         Some(word) => word
@@ -299,10 +307,28 @@ fn labelled_example(
     if !stones.contains(&board.stone_count()) {
         return Ok(None);
     }
-    Ok(position_example(&mut board, target, selection))
+    let moves = board.history().to_vec();
+    Ok(position_example(&mut board, target, selection).map(|example| (example, moves)))
 }
 
-/// Every usable line of the labels files, every `holdout`-th of them into validation.
+/// Whether the game or position that starts with `moves` belongs to a held-out opening: its first
+/// `opening_plies` moves, hashed (FNV-1a), fall on one residue in `holdout` (never when
+/// `holdout` is 0).
+fn is_held_out(moves: &[Move], holdout: usize, opening_plies: usize) -> bool {
+    if holdout == 0 {
+        return false;
+    }
+    let hash = moves
+        .iter()
+        .take(opening_plies)
+        .map(|mv| mv.pos().map_or(u8::MAX, |p| p.0))
+        .fold(0xcbf2_9ce4_8422_2325_u64, |hash, byte| {
+            (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3)
+        });
+    hash % holdout as u64 == 0
+}
+
+/// Every usable line of the labels files, those of held-out openings into validation.
 fn load_labels(
     args: &FitArgs,
     stones: &RangeInclusive<usize>,
@@ -318,9 +344,9 @@ fn load_labels(
                 continue;
             }
             match labelled_example(line, args.rule, stones, selection) {
-                Ok(Some(example)) => {
+                Ok(Some((example, opening))) => {
                     data.positions += 1;
-                    if args.holdout > 0 && data.positions % args.holdout == 0 {
+                    if is_held_out(&opening, args.holdout, args.opening_plies) {
                         data.validation.push(example);
                     } else {
                         data.train.push(example);
@@ -344,9 +370,9 @@ fn load(args: &FitArgs, stones: &RangeInclusive<usize>) -> anyhow::Result<Datase
     load_labels(args, stones, &mut selection, &mut data)?;
     for path in crate::record_files(&args.records)? {
         match game_examples(&path, args.rule, stones, &mut selection, &mut data) {
-            Ok(examples) => {
+            Ok((examples, moves)) => {
                 data.games += 1;
-                if args.holdout > 0 && data.games % args.holdout == 0 {
+                if is_held_out(&moves, args.holdout, args.opening_plies) {
                     data.validation.extend(examples);
                 } else {
                     data.train.extend(examples);
@@ -530,4 +556,54 @@ pub fn run(args: &FitArgs) -> anyhow::Result<()> {
         .with_context(|| format!("writing {}", args.out.display()))?;
     say!("fitted weights written to {}", args.out.display());
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn moves(text: &str) -> Vec<Move> {
+        text.split_whitespace()
+            .map(|m| Move::Place(m.parse().expect("test move")))
+            .collect()
+    }
+
+    #[test]
+    fn games_that_share_an_opening_are_split_together() {
+        let opening = "h8 h9 h10 j10 l12";
+        for holdout in [2, 3, 10] {
+            let first = is_held_out(&moves(&format!("{opening} g8 g9")), holdout, 5);
+            let second = is_held_out(&moves(&format!("{opening} f6 k11 k12")), holdout, 5);
+            assert_eq!(first, second, "holdout {holdout}");
+        }
+        assert!(
+            !is_held_out(&moves(opening), 0, 5),
+            "holdout 0 keeps none out"
+        );
+        assert!(
+            is_held_out(&moves(opening), 1, 5),
+            "holdout 1 keeps all out"
+        );
+    }
+
+    #[test]
+    fn about_one_opening_in_holdout_is_kept_out() {
+        let columns = "abcdefghijklmno";
+        let mut held_out = 0;
+        let mut openings = 0;
+        for (x4, x5) in (0..15).flat_map(|a| (0..15).map(move |b| (a, b))) {
+            if x4 == x5 {
+                continue;
+            }
+            let (c4, c5) = (&columns[x4..=x4], &columns[x5..=x5]);
+            openings += 1;
+            held_out += usize::from(is_held_out(
+                &moves(&format!("h8 h9 h10 {c4}2 {c5}14")),
+                10,
+                5,
+            ));
+        }
+        // 210 openings: a tenth is 21; a fair split stays well within 10..=35.
+        assert!((10..=35).contains(&held_out), "{held_out} of {openings}");
+    }
 }
