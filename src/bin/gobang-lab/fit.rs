@@ -344,9 +344,9 @@ fn load_labels(
                 continue;
             }
             match labelled_example(line, args.rule, stones, selection) {
-                Ok(Some((example, opening))) => {
+                Ok(Some((example, moves))) => {
                     data.positions += 1;
-                    if is_held_out(&opening, args.holdout, args.opening_plies) {
+                    if is_held_out(&moves, args.holdout, args.opening_plies) {
                         data.validation.push(example);
                     } else {
                         data.train.push(example);
