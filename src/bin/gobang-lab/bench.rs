@@ -17,6 +17,9 @@ pub struct Args {
     /// Search threads per engine (Lazy SMP).
     #[arg(long, default_value_t = 1)]
     threads: usize,
+    /// Search the middle-game positions ([`MIDGAME_POSITIONS`]) instead of the opening ones.
+    #[arg(long)]
+    midgame: bool,
 }
 
 /// Bench positions: a rule and the moves played so far, in human notation.
@@ -29,6 +32,45 @@ pub const POSITIONS: &[(Rule, &str)] = &[
     (Rule::Renju, "h8 g9 i9 h10 g8 i7 f7"),
     (Rule::Freestyle, "h8 i9 h9 h10 i8"),
     (Rule::Standard, "h8 i8 g9 g7 h10"),
+];
+
+/// Middle-game bench positions (renju, 17-18 stones, Black to move in five, so that renju
+/// suspects are judged often): positions from eight games of session 44's control run against
+/// PentaZen 0.4.17 (`gobang-lab selfplay`, 500 ms a move; games 1, 27, 79, 92, 105, 144, 183 and
+/// 196 of the 208), none of them decided within the bench's depth 8.
+pub const MIDGAME_POSITIONS: &[(Rule, &str)] = &[
+    (
+        Rule::Renju,
+        "h8 h9 h10 j10 l12 g9 i9 g11 g8 i8 g10 e10 e8 h11 i11 d8 d9 d11",
+    ),
+    (
+        Rule::Renju,
+        "h8 h9 i9 j8 i10 j10 i11 i12 g9 i7 f8 e7 h11 j9 j12 h10 j7 e8",
+    ),
+    (
+        Rule::Renju,
+        "h8 h9 j7 g7 i6 g8 g6 f7 e6 f5 f6 h6 h5 k8 e4 g4 e7 e5",
+    ),
+    (
+        Rule::Renju,
+        "h8 h9 i6 j7 i8 i7 g7 g8 f6 i9 h6 e6 f7 j9 j6 g6 k9",
+    ),
+    (
+        Rule::Renju,
+        "h8 i9 j10 j9 k9 i11 i10 k10 g9 f10 i8 j8 g11 g10 j7 f9 k6 l5",
+    ),
+    (
+        Rule::Renju,
+        "h8 i9 f10 h7 j7 g9 j9 g8 g10 i10 f9 i8 i7 f7 e6 g6 e8",
+    ),
+    (
+        Rule::Renju,
+        "h8 i9 f8 i7 g6 k7 h6 i6 i8 g8 g7 i5 f6 h7 j5 j7 l7 j8",
+    ),
+    (
+        Rule::Renju,
+        "h8 i9 f7 e5 f3 h9 j9 i8 g10 g11 i7 f10 g7 h7 j6 g9 e9",
+    ),
 ];
 
 pub fn board_of(rule: Rule, moves: &str) -> anyhow::Result<Board> {
@@ -48,7 +90,12 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     });
     engine.touch_tables();
     let started = Instant::now();
-    for (index, (rule, moves)) in POSITIONS.iter().enumerate() {
+    let positions = if args.midgame {
+        MIDGAME_POSITIONS
+    } else {
+        POSITIONS
+    };
+    for (index, (rule, moves)) in positions.iter().enumerate() {
         let board = board_of(*rule, moves)?;
         engine.clear();
         let result = engine.search(&board, &Limits::depth(args.depth), &stop, &mut |_| {});
