@@ -29,14 +29,14 @@ pub enum Status {
 
 /// Whether the side to move may play on empty point `p` (Black never on a forbidden point).
 #[inline]
-pub fn is_playable(board: &Board, p: Pos) -> bool {
-    !(board.rule().has_forbidden(board.side_to_move()) && board.is_forbidden(p))
+pub fn is_playable(board: &mut Board, p: Pos) -> bool {
+    !(board.rule().has_forbidden(board.side_to_move()) && board.is_forbidden_in_place(p))
 }
 
 /// Whether `color` may play on empty point `p` whoever is to move.
 #[inline]
-pub fn is_playable_by(board: &Board, color: Color, p: Pos) -> bool {
-    !(board.rule().has_forbidden(color) && board.is_forbidden(p))
+pub fn is_playable_by(board: &mut Board, color: Color, p: Pos) -> bool {
+    !(board.rule().has_forbidden(color) && board.is_forbidden_in_place(p))
 }
 
 /// The shapes from which `color` wins by force next move unless the opponent has fours.
@@ -76,7 +76,7 @@ pub fn is_real_threat(board: &mut Board, color: Color, p: Pos) -> bool {
     if !forbid {
         return true;
     }
-    if board.is_renju_suspect(p) && board.is_forbidden(p) {
+    if board.is_renju_suspect(p) && board.is_forbidden_in_place(p) {
         return false;
     }
     if shape != Shape::FourThree {
@@ -95,7 +95,7 @@ pub fn is_real_threat(board: &mut Board, color: Color, p: Pos) -> bool {
         real = board.shape_count(color, Shape::OpenFour) > 0
             && board.four_or_more_points(color).any(|q| {
                 board.shape(q, color) == Shape::OpenFour
-                    && !(board.is_renju_suspect(q) && board.is_forbidden(q))
+                    && !(board.is_renju_suspect(q) && board.is_forbidden_in_place(q))
             });
         board.undo();
     }
@@ -107,7 +107,7 @@ pub fn is_real_threat(board: &mut Board, color: Color, p: Pos) -> bool {
 }
 
 /// The points where `color` would make a four (or better), without its forbidden points.
-pub fn four_points(board: &Board, color: Color, out: &mut Vec<Pos>) {
+pub fn four_points(board: &mut Board, color: Color, out: &mut Vec<Pos>) {
     out.clear();
     let count: u16 = [
         Shape::Four,
@@ -124,7 +124,7 @@ pub fn four_points(board: &Board, color: Color, out: &mut Vec<Pos>) {
     let forbid = board.rule().has_forbidden(color);
     for p in board.four_or_more_points(color) {
         if board.shape(p, color).has_four() {
-            if forbid && board.is_renju_suspect(p) && board.is_forbidden(p) {
+            if forbid && board.is_renju_suspect(p) && board.is_forbidden_in_place(p) {
                 continue;
             }
             out.push(p);
@@ -331,7 +331,7 @@ fn reach_table() -> &'static [[PointBits; 2]; 256] {
 
 /// Every empty point within distance two along a line of an own stone or next to an opponent
 /// stone, excluding Black's forbidden points, in [`Pos::all`] order.
-fn region_of_interest(board: &Board, out: &mut Vec<(Pos, i32)>) {
+fn region_of_interest(board: &mut Board, out: &mut Vec<(Pos, i32)>) {
     let me = board.side_to_move();
     let reach = reach_table();
     let mut area: PointBits = [0; 4];

@@ -224,7 +224,7 @@ impl<'e, 'a> Searcher<'e, 'a> {
                 // Every move loses: block one five point anyway, or play the best-looking point.
                 let me = self.board.side_to_move();
                 let fallback = first_five_point(&self.board, me.opponent())
-                    .filter(|&p| is_playable(&self.board, p))
+                    .filter(|&p| is_playable(&mut self.board, p))
                     .or_else(|| {
                         let mut moves = Vec::new();
                         generate(&mut self.board, Status::Quiet, &mut moves);

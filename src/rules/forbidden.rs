@@ -65,26 +65,32 @@ impl Board {
         self.clone().judge_suspect(p)
     }
 
+    /// Whether a Black stone on `p` would be forbidden, judged on this board itself: the stones
+    /// placed while judging are taken back, so the board ends as it was, without the copy that
+    /// [`Board::forbidden_kind`] makes (the engine asks this at almost every node).
+    pub fn is_forbidden_in_place(&mut self, p: Pos) -> bool {
+        self.rule() == Rule::Renju
+            && p.is_on_board()
+            && self.is_empty(p)
+            && self.judge_suspect(p).is_some()
+    }
+
     /// The exact judgement of suspect `p`; stones placed while judging are removed again.
     fn judge_suspect(&mut self, p: Pos) -> Option<ForbiddenKind> {
         if !self.is_renju_suspect(p) {
             return None;
         }
-        let lines: Vec<LineShape> = (0..4)
-            .map(|dir| self.line_shape(p, Color::Black, dir))
-            .collect();
+        let lines: [LineShape; 4] =
+            std::array::from_fn(|dir| self.line_shape(p, Color::Black, dir));
         if lines.contains(&LineShape::Overline) {
             return Some(ForbiddenKind::Overline);
         }
         if lines.iter().map(|s| s.fours()).sum::<u8>() >= 2 {
             return Some(ForbiddenKind::DoubleFour);
         }
-        let three_directions: Vec<usize> = (0..4)
-            .filter(|&dir| lines[dir] == LineShape::OpenThree)
-            .collect();
         self.put_stone(p, Color::Black);
         let mut real_threes = 0;
-        for &dir in &three_directions {
+        for dir in (0..4).filter(|&dir| lines[dir] == LineShape::OpenThree) {
             if self.is_real_three(p, dir) {
                 real_threes += 1;
                 if real_threes >= 2 {
