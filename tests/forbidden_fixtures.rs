@@ -165,7 +165,8 @@ fn derived_labels_match_at_every_empty_point() {
 }
 
 /// 240 random crowded positions labelled point by point by an independent judge (the Piskvork
-/// renju judge as ported in the PyPI package `renju`; see the fixture's header).
+/// renju judge as ported in the PyPI package `renju`; see the fixture's header). The engine's
+/// in-place judge gives the same verdicts and leaves the board as it found it.
 #[test]
 fn random_positions_match_the_piskvork_judge() {
     let text = include_str!("fixtures/piskvork_judge_random.txt");
@@ -188,8 +189,13 @@ fn random_positions_match_the_piskvork_judge() {
             derived: BTreeMap::new(),
         };
         let board = board_of(&case);
+        // The engine's judge works on the board itself and must leave it as it was.
+        let mut in_place = board.clone();
         for p in Pos::all() {
             let expected = labels[p.y() as usize].as_bytes()[p.x() as usize];
+            if in_place.is_forbidden_in_place(p) != board.forbidden_kind(p).is_some() {
+                failures.push(format!("{header} {p}: the in-place judge disagrees"));
+            }
             let actual = match board.forbidden_kind(p) {
                 None if board.is_empty(p) => b'0',
                 None => b'-',
@@ -204,6 +210,12 @@ fn random_positions_match_the_piskvork_judge() {
                     expected as char, actual as char
                 ));
             }
+        }
+        if let Err(difference) = in_place.verify_layers() {
+            failures.push(format!("{header}: after the in-place judge, {difference}"));
+        }
+        if in_place.hash() != board.hash() {
+            failures.push(format!("{header}: the in-place judge changed the key"));
         }
         positions += 1;
     }
