@@ -67,7 +67,8 @@ impl Board {
 
     /// Whether a Black stone on `p` would be forbidden, judged on this board itself: the stones
     /// placed while judging are taken back, so the board ends as it was, without the copy that
-    /// [`Board::forbidden_kind`] makes (the engine asks this at almost every node).
+    /// [`Board::forbidden_kind`] makes (the engine's move generation asks this of every
+    /// candidate point of Black's that is a suspect).
     pub fn is_forbidden_in_place(&mut self, p: Pos) -> bool {
         self.rule() == Rule::Renju
             && p.is_on_board()
