@@ -33,12 +33,6 @@ pub fn is_playable(board: &mut Board, p: Pos) -> bool {
     !(board.rule().has_forbidden(board.side_to_move()) && board.is_forbidden_in_place(p))
 }
 
-/// Whether `color` may play on empty point `p` whoever is to move.
-#[inline]
-pub fn is_playable_by(board: &mut Board, color: Color, p: Pos) -> bool {
-    !(board.rule().has_forbidden(color) && board.is_forbidden_in_place(p))
-}
-
 /// The shapes from which `color` wins by force next move unless the opponent has fours.
 fn threat_shape(board: &Board, color: Color, shape: Shape) -> bool {
     match shape {

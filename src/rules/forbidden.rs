@@ -56,10 +56,7 @@ impl Board {
     /// occupied or off-board points, and under rules other than renju. Only suspects (see
     /// [`Board::is_renju_suspect`]) cost more than a lookup: they are judged on a scratch copy.
     pub fn forbidden_kind(&self, p: Pos) -> Option<ForbiddenKind> {
-        if self.rule() != Rule::Renju || !p.is_on_board() || !self.is_empty(p) {
-            return None;
-        }
-        if !self.is_renju_suspect(p) {
+        if !self.needs_judging(p) {
             return None;
         }
         self.clone().judge_suspect(p)
@@ -70,10 +67,15 @@ impl Board {
     /// [`Board::forbidden_kind`] makes (the engine's move generation asks this of every
     /// candidate point of Black's that is a suspect).
     pub fn is_forbidden_in_place(&mut self, p: Pos) -> bool {
+        self.needs_judging(p) && self.judge_suspect(p).is_some()
+    }
+
+    /// Whether `p` needs the exact judge: a renju suspect on an empty point under renju.
+    fn needs_judging(&self, p: Pos) -> bool {
         self.rule() == Rule::Renju
             && p.is_on_board()
             && self.is_empty(p)
-            && self.judge_suspect(p).is_some()
+            && self.is_renju_suspect(p)
     }
 
     /// The exact judgement of suspect `p`; stones placed while judging are removed again.

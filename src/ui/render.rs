@@ -524,19 +524,17 @@ fn draw_hint(cr: &cairo::Context, l: &Layout, hint: &HintMark) -> Result<(), cai
         let (cx, cy) = l.center(p);
         let radius = l.stone_radius() * 0.55;
         cr.arc(cx, cy, radius, 0.0, 2.0 * PI);
-        match color {
-            Color::Black => cr.set_source_rgba(0.05, 0.05, 0.05, 0.6),
-            Color::White => cr.set_source_rgba(1.0, 1.0, 1.0, 0.6),
-        }
+        // Light digits on Black's stones, dark blue ones on White's: readable on both.
+        let (fill, digits) = match color {
+            Color::Black => ((0.05, 0.05, 0.05), (1.0, 1.0, 1.0)),
+            Color::White => ((1.0, 1.0, 1.0), (r * 0.6, g * 0.6, b * 0.6)),
+        };
+        cr.set_source_rgba(fill.0, fill.1, fill.2, 0.6);
         cr.fill_preserve()?;
         cr.set_source_rgba(r, g, b, 0.8);
         cr.set_line_width(1.2);
         cr.stroke()?;
-        // Light digits on Black's stones, dark blue ones on White's: readable on both.
-        match color {
-            Color::Black => cr.set_source_rgb(1.0, 1.0, 1.0),
-            Color::White => cr.set_source_rgb(r * 0.6, g * 0.6, b * 0.6),
-        }
+        set_rgb(cr, digits);
         cr.select_font_face("Sans", cairo::FontSlant::Normal, cairo::FontWeight::Bold);
         cr.set_font_size(l.cell * 0.3);
         centered_text(cr, &(i + 2).to_string(), cx, cy)?;
