@@ -77,7 +77,7 @@ fn a_four_that_only_delays_is_not_counted_as_safe() {
     // White's c3 (move 8) leaves Black's open three h8-h10 alone. There White could also play a4
     // or a5 (a four with a1-a3 on the edge): Black must block the other point, and the three
     // still wins. The solver, started with Black to move against such a four, finds no VCT, so
-    // the fours are counted apart; the safe moves are the blocks of the three.
+    // the fours are counted apart; the safe moves are the blocks of the three, named.
     let (stdout, _) = run_losses(
         "losses-fours",
         &[("delaying-four.txt", "h8 a1 o15 a2 h9 a3 h10 c3 h11 c4 h12")],
@@ -96,7 +96,7 @@ fn a_four_that_only_delays_is_not_counted_as_safe() {
         .unwrap_or_else(|| panic!("no four count in {stdout}"));
     assert_eq!(fours, 2, "a4 and a5 are White's fours: {stdout}");
     assert!(
-        stdout.contains("4 moves there: 2 safe, 0 unknown, 2 fours"),
+        stdout.contains("4 moves there: 2 safe (h11 h7), 0 unknown, 2 fours"),
         "{stdout}"
     );
 }

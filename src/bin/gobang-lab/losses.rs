@@ -46,7 +46,8 @@ struct TurningPoint {
     move_number: usize,
     played: Pos,
     alternatives: usize,
-    safe: usize,
+    /// Alternatives after which the solver finished without finding a VCT.
+    safe: Vec<Pos>,
     unknown: usize,
     /// Alternatives that make a four (not judged).
     fours: usize,
@@ -74,16 +75,16 @@ fn turning_point(
         let mut candidates = Vec::new();
         let status = analyse(&mut board);
         generate(&mut board, status, &mut candidates);
-        let (mut safe, mut unknown, mut fours) = (0, 0, 0);
+        let (mut safe, mut unknown, mut fours) = (Vec::new(), 0, 0);
         for &(p, _) in &candidates {
             board.make_move(p);
             match analyse(&mut board) {
                 Status::Forced(_) => fours += 1,
                 // The loser's move makes two five points (or one the winner may not block).
-                Status::Lost => safe += 1,
+                Status::Lost => safe.push(p),
                 _ => match solver.look(&mut board) {
                     Look::Win => {}
-                    Look::NoWin => safe += 1,
+                    Look::NoWin => safe.push(p),
                     Look::OutOfBudget => unknown += 1,
                 },
             }
@@ -172,18 +173,24 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         match turning_point(&game, loser, args, &mut solver) {
             Some(point) => {
                 found += 1;
-                if point.safe > 0 {
+                if !point.safe.is_empty() {
                     with_safe_move += 1;
                 }
+                let safe_moves: Vec<String> = point.safe.iter().map(Pos::to_string).collect();
                 say!(
-                    "{}: {} lost; move {} ({}) of {} allowed a VCT; {} moves there: {} safe, {} unknown, {} fours",
+                    "{}: {} lost; move {} ({}) of {} allowed a VCT; {} moves there: {} safe{}, {} unknown, {} fours",
                     path.display(),
                     loser.name(),
                     point.move_number,
                     point.played,
                     game.moves().len(),
                     point.alternatives,
-                    point.safe,
+                    safe_moves.len(),
+                    if safe_moves.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" ({})", safe_moves.join(" "))
+                    },
                     point.unknown,
                     point.fours
                 );
