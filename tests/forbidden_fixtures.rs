@@ -193,10 +193,11 @@ fn random_positions_match_the_piskvork_judge() {
         let mut in_place = board.clone();
         for p in Pos::all() {
             let expected = labels[p.y() as usize].as_bytes()[p.x() as usize];
-            if in_place.is_forbidden_in_place(p) != board.forbidden_kind(p).is_some() {
+            let kind = board.forbidden_kind(p);
+            if in_place.is_forbidden_in_place(p) != kind.is_some() {
                 failures.push(format!("{header} {p}: the in-place judge disagrees"));
             }
-            let actual = match board.forbidden_kind(p) {
+            let actual = match kind {
                 None if board.is_empty(p) => b'0',
                 None => b'-',
                 Some(ForbiddenKind::DoubleThree) => b'1',
