@@ -6,10 +6,17 @@
 
 use crate::rules::{Board, Color, Pos, SIZE};
 
+/// A move from the book, with the name of the opening it makes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BookMove {
+    pub pos: Pos,
+    pub opening: &'static str,
+}
+
 /// Black's book move in a position of one Black and one White stone next to it (orthogonally:
 /// Kagetsu; diagonally: Hogetsu), or `None` for any other position. Of the two mirror-image
 /// points the one nearer the centre is taken (the first when both are as near).
-pub fn black_third_move(board: &Board) -> Option<Pos> {
+pub fn black_third_move(board: &Board) -> Option<BookMove> {
     if board.stone_count() != 2 || board.side_to_move() != Color::Black {
         return None;
     }
@@ -20,15 +27,18 @@ pub fn black_third_move(board: &Board) -> Option<Pos> {
     }
     let (bx, by) = (i32::from(black.x()), i32::from(black.y()));
     let (dx, dy) = (i32::from(white.x()) - bx, i32::from(white.y()) - by);
-    let offsets = if dx == 0 || dy == 0 {
+    let (opening, offsets) = if dx == 0 || dy == 0 {
         // Kagetsu: beside White's stone, diagonally next to Black's.
-        [
-            (dx + dy.abs(), dy + dx.abs()),
-            (dx - dy.abs(), dy - dx.abs()),
-        ]
+        (
+            "Kagetsu",
+            [
+                (dx + dy.abs(), dy + dx.abs()),
+                (dx - dy.abs(), dy - dx.abs()),
+            ],
+        )
     } else {
         // Hogetsu: next to Black's stone on the other diagonal.
-        [(-dx, dy), (dx, -dy)]
+        ("Hogetsu", [(-dx, dy), (dx, -dy)])
     };
     let centre = i32::from(SIZE / 2);
     offsets
@@ -42,6 +52,7 @@ pub fn black_third_move(board: &Board) -> Option<Pos> {
             let (x, y) = (i32::from(p.x()) - centre, i32::from(p.y()) - centre);
             x * x + y * y
         })
+        .map(|pos| BookMove { pos, opening })
 }
 
 #[cfg(test)]
@@ -58,7 +69,11 @@ mod tests {
     }
 
     fn book(moves: &str) -> Option<String> {
-        black_third_move(&board(moves)).map(Pos::to_notation)
+        black_third_move(&board(moves)).map(|m| m.pos.to_notation())
+    }
+
+    fn opening(moves: &str) -> Option<&'static str> {
+        black_third_move(&board(moves)).map(|m| m.opening)
     }
 
     #[test]
@@ -67,6 +82,7 @@ mod tests {
         assert_eq!(book("h8 g8").as_deref(), Some("g7"));
         assert_eq!(book("h8 h7").as_deref(), Some("i7"));
         assert_eq!(book("h8 i8").as_deref(), Some("i7"));
+        assert_eq!(opening("h8 i8"), Some("Kagetsu"));
     }
 
     #[test]
@@ -74,6 +90,7 @@ mod tests {
         assert_eq!(book("h8 i9").as_deref(), Some("g9"));
         assert_eq!(book("h8 g7").as_deref(), Some("i7"));
         assert_eq!(book("h8 g9").as_deref(), Some("i9"));
+        assert_eq!(opening("h8 g9"), Some("Hogetsu"));
     }
 
     #[test]

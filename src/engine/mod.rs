@@ -118,6 +118,8 @@ pub struct SearchResult {
     pub nodes: u64,
     pub elapsed: Duration,
     pub pv: Vec<Pos>,
+    /// The opening the move makes when it came from the opening book ([`book`]).
+    pub book_opening: Option<&'static str>,
 }
 
 /// Engine configuration (the tuning tools set weights; tests may switch the table off).

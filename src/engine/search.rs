@@ -143,6 +143,8 @@ pub struct Searcher<'e, 'a> {
     max_depth: u32,
     /// Depth of the running iteration (bounds the extensions of answers to threats).
     iteration_depth: i32,
+    /// The root's only move, when the opening book chose it.
+    book_move: Option<book::BookMove>,
 }
 
 impl<'e, 'a> Searcher<'e, 'a> {
@@ -171,6 +173,7 @@ impl<'e, 'a> Searcher<'e, 'a> {
             pv: vec![Vec::new(); MAX_PLY + 1],
             max_depth,
             iteration_depth: 0,
+            book_move: None,
         }
     }
 
@@ -187,6 +190,10 @@ impl<'e, 'a> Searcher<'e, 'a> {
             nodes: self.nodes,
             elapsed: self.clock.elapsed(),
             pv,
+            book_opening: self
+                .book_move
+                .filter(|book_move| best == Some(book_move.pos))
+                .map(|book_move| book_move.opening),
         }
     }
 
@@ -245,10 +252,11 @@ impl<'e, 'a> Searcher<'e, 'a> {
         root_moves.sort_by_key(|m| std::cmp::Reverse(m.1));
         // Opening theory the search cannot see: its move is the only one searched, which takes
         // a short search as for any single reply.
-        if let Some(p) =
-            book::black_third_move(&self.board).filter(|&p| root_moves.iter().any(|m| m.0 == p))
+        if let Some(book_move) = book::black_third_move(&self.board)
+            .filter(|book_move| root_moves.iter().any(|m| m.0 == book_move.pos))
         {
-            root_moves.retain(|m| m.0 == p);
+            root_moves.retain(|m| m.0 == book_move.pos);
+            self.book_move = Some(book_move);
         }
         Ok(root_moves)
     }

@@ -770,7 +770,13 @@ impl Inner {
                             line: result.pv.iter().skip(1).copied().collect(),
                             color: side,
                         });
-                        format!("Hint: {p} (evaluation {})", result.score)
+                        match result.book_opening {
+                            Some(opening) => format!(
+                                "Hint: {p} (book move: {opening}; evaluation {})",
+                                result.score
+                            ),
+                            None => format!("Hint: {p} (evaluation {})", result.score),
+                        }
                     }
                     None => "The AI has no move to suggest".to_string(),
                 };
