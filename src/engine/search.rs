@@ -770,11 +770,14 @@ impl<'e, 'a> Searcher<'e, 'a> {
         }
     }
 
-    /// Whether playing `p` (side to move) makes a four or an open three, or stops one.
+    /// Whether playing `p` (side to move) makes an open three or more, or stops one, where a
+    /// plain four, made or stopped, does not count: a four spends its threat at once, and in
+    /// crowded positions both sides have many, which kept every one of them from late-move
+    /// pruning and reductions (session 47; wins by fours are the VCF's job).
     fn is_tactical(&self, p: Pos) -> bool {
         let me = self.board.side_to_move();
-        self.board.shape(p, me) >= Shape::OpenThree
-            || self.board.shape(p, me.opponent()) >= Shape::OpenThree
+        let makes_threat = |shape: Shape| shape >= Shape::OpenThree && shape != Shape::Four;
+        makes_threat(self.board.shape(p, me)) || makes_threat(self.board.shape(p, me.opponent()))
     }
 
     /// A leaf: the static evaluation, or a win when a short VCF look for the side to move finds
@@ -909,6 +912,36 @@ mod tests {
             cut.is_some_and(|value| value >= beta && value < MATE_BOUND),
             "{cut:?}"
         );
+    }
+
+    #[test]
+    fn plain_fours_are_not_tactical_but_open_threes_and_open_fours_are() {
+        let stop = AtomicBool::new(false);
+        let tt = Table::new(1 << 16);
+        let evaluator = Evaluator::new(&Weights::default(), Rule::Freestyle);
+        let mut tables = ThreadTables::default();
+        // Black: h8 i8 j8 blocked by White's g8 (k8 or l8 makes a plain four), and d4 e4 open
+        // (c4 or f4 makes an open three); White: c12 d12 e12 open (b12 or f12 makes an open four,
+        // so Black's stone there stops one), and m2 n2 o2 against the edge (l2 makes White a
+        // plain four, so Black's stone there only stops a plain four).
+        let searcher = freestyle_searcher(
+            &["h8", "i8", "j8", "d4", "e4"],
+            &["g8", "c12", "d12", "e12", "m2", "n2", "o2"],
+            &tt,
+            &mut tables,
+            &evaluator,
+            &stop,
+        );
+        let shape = |p: &str, color| searcher.board.shape(Pos::from_notation(p).unwrap(), color);
+        let tactical = |p: &str| searcher.is_tactical(Pos::from_notation(p).unwrap());
+        assert_eq!(shape("k8", Color::Black), Shape::Four);
+        assert!(!tactical("k8"), "making a plain four");
+        assert_eq!(shape("l2", Color::White), Shape::Four);
+        assert!(!tactical("l2"), "stopping a plain four");
+        assert_eq!(shape("f4", Color::Black), Shape::OpenThree);
+        assert!(tactical("f4"), "making an open three");
+        assert_eq!(shape("f12", Color::White), Shape::OpenFour);
+        assert!(tactical("f12"), "stopping an open four");
     }
 
     #[test]
