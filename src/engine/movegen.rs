@@ -9,6 +9,8 @@
 //!
 //! The region of interest is every empty point within distance two along a line of an own stone or
 //! next to an opponent stone (the centre on an empty board). Black never gets a forbidden point.
+//! The search discounts the order of quiet moves far from the last moves
+//! ([`discount_distant_moves`]).
 
 use crate::rules::{Board, Color, LineShape, Pos, Shape, DIRECTIONS};
 use std::sync::OnceLock;
@@ -183,6 +185,35 @@ pub fn shape_score(board: &Board, p: Pos) -> i32 {
         score += ORDER_OPP[theirs as usize];
     }
     score
+}
+
+/// Moves farther than this (in king steps) from the recent moves count less in the move order.
+const NEAR_RECENT: u8 = 4;
+
+/// Lowers the ordering scores of quiet moves away from where the game is being played, as
+/// PentaZen orders its moves: a move farther than [`NEAR_RECENT`] from both of the last two moves
+/// keeps half its score, and one that far from each of the last four a quarter. In crowded
+/// positions there are shapes all over the board, and late-move pruning and reductions follow
+/// this order.
+pub fn discount_distant_moves(board: &Board, moves: &mut [(Pos, i32)]) {
+    let history = board.history();
+    let recent = |back: usize| {
+        history
+            .len()
+            .checked_sub(back)
+            .and_then(|index| history[index].pos())
+    };
+    let recent = [recent(1), recent(2), recent(3), recent(4)];
+    let far = |p: Pos, q: Option<Pos>| q.is_some_and(|q| p.distance(q) > NEAR_RECENT);
+    for (p, score) in moves.iter_mut() {
+        if far(*p, recent[0]) && far(*p, recent[1]) {
+            *score >>= if far(*p, recent[2]) && far(*p, recent[3]) {
+                2
+            } else {
+                1
+            };
+        }
+    }
 }
 
 /// Generates the moves of a non-terminal position with their static ordering scores.
@@ -497,6 +528,28 @@ mod tests {
 
     fn p(text: &str) -> Pos {
         text.parse().unwrap()
+    }
+
+    #[test]
+    fn moves_far_from_the_recent_ones_are_discounted() {
+        let mut b = Board::new(Rule::Renju);
+        for m in ["a1", "a15", "h8", "h9"] {
+            b.make_move(p(m));
+        }
+        // Last moves: h9, h8 (near the centre), a15, a1 (corners).
+        let mut moves = vec![(p("i9"), 40), (p("n2"), 40), (p("b2"), 40), (p("o15"), 40)];
+        discount_distant_moves(&b, &mut moves);
+        let scores: Vec<i32> = moves.iter().map(|m| m.1).collect();
+        // Near the last two: whole; far from them but near a1: half; far from all four: a quarter.
+        assert_eq!(scores, [40, 10, 20, 10]);
+        let mut b = Board::new(Rule::Renju);
+        b.make_move(p("h8"));
+        let mut moves = vec![(p("a1"), 40)];
+        discount_distant_moves(&b, &mut moves);
+        assert_eq!(
+            moves[0].1, 40,
+            "too few moves yet to call any point distant"
+        );
     }
 
     #[test]

@@ -16,7 +16,8 @@
 use super::book;
 use super::eval::Evaluator;
 use super::movegen::{
-    analyse, first_five_point, generate, has_four_point, is_playable, vcf_defences, Status,
+    analyse, discount_distant_moves, first_five_point, generate, has_four_point, is_playable,
+    vcf_defences, Status,
 };
 use super::time::TimeControl;
 use super::tt::{Bound, Table};
@@ -599,6 +600,9 @@ impl<'e, 'a> Searcher<'e, 'a> {
         let against_vcf = self.generate_defences(status, THREAT_VCF_NODES, &mut moves);
         if !against_vcf {
             generate(&mut self.board, status, &mut moves);
+            if status == Status::Quiet {
+                discount_distant_moves(&self.board, &mut moves);
+            }
         }
         if moves.is_empty() {
             self.move_lists[ply] = moves;
