@@ -4,7 +4,7 @@
 //! something). One engine serves every position, its tables touched before the clock starts, so
 //! the figures measure the search rather than the system mapping fresh memory.
 
-use gobang::engine::{Engine, EngineOptions, Limits};
+use gobang::engine::{Engine, EngineOptions, Limits, DEFAULT_HASH_BYTES};
 use gobang::rules::{Board, Move, Pos, Rule};
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
@@ -20,6 +20,9 @@ pub struct Args {
     /// Search the middle-game positions ([`MIDGAME_POSITIONS`]) instead of the opening ones.
     #[arg(long)]
     midgame: bool,
+    /// Transposition table size in MiB (the engine's default when absent).
+    #[arg(long)]
+    hash_mb: Option<usize>,
 }
 
 /// Bench positions: a rule and the moves played so far, in human notation.
@@ -86,6 +89,9 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     let mut total_nodes = 0u64;
     let mut engine = Engine::with_options(EngineOptions {
         threads: args.threads,
+        hash_bytes: args
+            .hash_mb
+            .map_or(DEFAULT_HASH_BYTES, |mb| mb.saturating_mul(1 << 20)),
         ..EngineOptions::default()
     });
     engine.touch_tables();
@@ -115,6 +121,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     say!("===========================");
     say!("depth            {}", args.depth);
     say!("threads          {}", args.threads);
+    say!("hash (MiB)       {}", engine.options().hash_bytes >> 20);
     say!("total time (s)   {seconds:.3}");
     say!("nodes            {total_nodes}");
     say!(
