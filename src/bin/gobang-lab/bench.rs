@@ -20,9 +20,9 @@ pub struct Args {
     /// Search the middle-game positions ([`MIDGAME_POSITIONS`]) instead of the opening ones.
     #[arg(long)]
     midgame: bool,
-    /// Transposition table size in MiB (the engine's default when absent).
-    #[arg(long)]
-    hash_mb: Option<usize>,
+    /// Transposition table size in MiB, at least 1 (the engine's default when absent).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    hash_mb: Option<u64>,
 }
 
 /// Bench positions: a rule and the moves played so far, in human notation.
@@ -89,9 +89,9 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     let mut total_nodes = 0u64;
     let mut engine = Engine::with_options(EngineOptions {
         threads: args.threads,
-        hash_bytes: args
-            .hash_mb
-            .map_or(DEFAULT_HASH_BYTES, |mb| mb.saturating_mul(1 << 20)),
+        hash_bytes: args.hash_mb.map_or(DEFAULT_HASH_BYTES, |mb| {
+            usize::try_from(mb).map_or(usize::MAX, |mb| mb.saturating_mul(1 << 20))
+        }),
         ..EngineOptions::default()
     });
     engine.touch_tables();
