@@ -20,7 +20,8 @@ pub struct Args {
     /// Search the middle-game positions ([`MIDGAME_POSITIONS`]) instead of the opening ones.
     #[arg(long)]
     midgame: bool,
-    /// Transposition table size in MiB, at least 1 (the engine's default when absent).
+    /// Transposition table budget in MiB, at least 1 (the engine's default when absent); the
+    /// table takes the largest power of two of entries that fits.
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     hash_mb: Option<u64>,
 }
