@@ -36,10 +36,12 @@ fn bench_signature_repeats_and_hash_size_is_honoured() {
     assert_eq!(field(&small_table, "hash (MiB)"), "1");
     let nodes: u64 = field(&small_table, "signature").parse().expect("a count");
     assert!(nodes > 0);
-    let refused = Command::new(env!("CARGO_BIN_EXE_gobang-lab"))
-        .args(["bench", "--hash-mb", "0"])
-        .output()
-        .expect("run gobang-lab bench");
-    assert!(!refused.status.success());
-    assert!(String::from_utf8_lossy(&refused.stderr).contains("--hash-mb"));
+    for size in ["0", "100000"] {
+        let refused = Command::new(env!("CARGO_BIN_EXE_gobang-lab"))
+            .args(["bench", "--hash-mb", size])
+            .output()
+            .expect("run gobang-lab bench");
+        assert!(!refused.status.success(), "--hash-mb {size} accepted");
+        assert!(String::from_utf8_lossy(&refused.stderr).contains("--hash-mb"));
+    }
 }

@@ -127,7 +127,7 @@ pub struct SearchResult {
 pub struct EngineOptions {
     /// Evaluation weights.
     pub weights: Weights,
-    /// Memory for the transposition table, in bytes.
+    /// Memory for the transposition table, in bytes (at most [`MAX_HASH_BYTES`]).
     pub hash_bytes: usize,
     /// Whether the transposition table is used (always, except to test it).
     pub use_tt: bool,
@@ -138,6 +138,10 @@ pub struct EngineOptions {
 
 /// Default transposition table size.
 pub const DEFAULT_HASH_BYTES: usize = 64 << 20;
+
+/// The largest transposition table an engine takes (2 GiB); a larger request is clamped, so that a
+/// mistyped size cannot make the table's allocation exhaust the machine's memory.
+pub const MAX_HASH_BYTES: usize = 2048 << 20;
 
 impl Default for EngineOptions {
     fn default() -> EngineOptions {
@@ -180,6 +184,7 @@ impl Engine {
 
     pub fn with_options(mut options: EngineOptions) -> Engine {
         options.threads = options.threads.clamp(1, MAX_THREADS);
+        options.hash_bytes = options.hash_bytes.min(MAX_HASH_BYTES);
         Engine {
             tt: Arc::new(Table::new(options.hash_bytes)),
             tables: ThreadTables::default(),

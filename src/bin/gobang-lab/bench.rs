@@ -4,6 +4,7 @@
 //! something). One engine serves every position, its tables touched before the clock starts, so
 //! the figures measure the search rather than the system mapping fresh memory.
 
+use crate::MAX_HASH_MB;
 use gobang::engine::{Engine, EngineOptions, Limits, DEFAULT_HASH_BYTES};
 use gobang::rules::{Board, Move, Pos, Rule};
 use std::sync::atomic::AtomicBool;
@@ -20,9 +21,9 @@ pub struct Args {
     /// Search the middle-game positions ([`MIDGAME_POSITIONS`]) instead of the opening ones.
     #[arg(long)]
     midgame: bool,
-    /// Transposition table budget in MiB, at least 1 (the engine's default when absent); the
+    /// Transposition table budget in MiB, 1 to 2048 (the engine's default when absent); the
     /// table takes the largest power of two of entries that fits.
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=MAX_HASH_MB))]
     hash_mb: Option<u64>,
 }
 

@@ -29,6 +29,9 @@ use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
+/// The largest transposition table the tools' options accept, in MiB (the engine's own limit).
+const MAX_HASH_MB: u64 = (gobang::engine::MAX_HASH_BYTES >> 20) as u64;
+
 #[derive(Parser)]
 #[command(
     name = "gobang-lab",

@@ -152,7 +152,16 @@ impl FromStr for PlayerSpec {
                 "depth" => config.depth = Some(number(value)?.try_into().unwrap_or(u32::MAX)),
                 "nodes" => config.nodes = Some(number(value)?),
                 "time" => config.move_time = Some(Duration::from_millis(number(value)?)),
-                "hash" => config.hash_mb = Some(number(value)?.try_into().unwrap_or(usize::MAX)),
+                "hash" => {
+                    let mb = number(value)?;
+                    if !(1..=crate::MAX_HASH_MB).contains(&mb) {
+                        return Err(format!(
+                            "engine option hash: {mb} MiB is not between 1 and {}",
+                            crate::MAX_HASH_MB
+                        ));
+                    }
+                    config.hash_mb = Some(mb.try_into().unwrap_or(usize::MAX));
+                }
                 "threads" => config.threads = Some(number(value)?.try_into().unwrap_or(usize::MAX)),
                 "weights" => {
                     let weights = Weights::load(Path::new(value))
@@ -1048,6 +1057,8 @@ mod tests {
             .is_err());
         assert!("engine:speed=3".parse::<PlayerSpec>().is_err());
         assert!("engine:depth=x".parse::<PlayerSpec>().is_err());
+        assert!("engine:hash=0".parse::<PlayerSpec>().is_err());
+        assert!("engine:hash=100000".parse::<PlayerSpec>().is_err());
         assert!("brain:".parse::<PlayerSpec>().is_err());
         assert!("human".parse::<PlayerSpec>().is_err());
     }
