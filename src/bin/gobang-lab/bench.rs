@@ -91,9 +91,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     let mut total_nodes = 0u64;
     let mut engine = Engine::with_options(EngineOptions {
         threads: args.threads,
-        hash_bytes: args.hash_mb.map_or(DEFAULT_HASH_BYTES, |mb| {
-            usize::try_from(mb).map_or(usize::MAX, |mb| mb.saturating_mul(1 << 20))
-        }),
+        hash_bytes: args.hash_mb.map_or(DEFAULT_HASH_BYTES, crate::hash_bytes),
         ..EngineOptions::default()
     });
     engine.touch_tables();

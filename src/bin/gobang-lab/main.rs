@@ -32,6 +32,11 @@ use std::time::Duration;
 /// The largest transposition table the tools' options accept, in MiB (the engine's own limit).
 const MAX_HASH_MB: u64 = (gobang::engine::MAX_HASH_BYTES >> 20) as u64;
 
+/// A table size in MiB, as the options accept it (at most [`MAX_HASH_MB`]), in bytes.
+fn hash_bytes(mb: u64) -> usize {
+    (mb.min(MAX_HASH_MB) as usize) << 20
+}
+
 #[derive(Parser)]
 #[command(
     name = "gobang-lab",

@@ -104,7 +104,7 @@ pub struct EngineConfig {
     /// Overrides the match's time per move.
     pub move_time: Option<Duration>,
     /// Memory for the transposition table, in MiB.
-    pub hash_mb: Option<usize>,
+    pub hash_mb: Option<u64>,
     /// Search threads (Lazy SMP).
     pub threads: Option<usize>,
     /// Evaluation weights (default: the engine's built-in ones).
@@ -160,7 +160,7 @@ impl FromStr for PlayerSpec {
                             crate::MAX_HASH_MB
                         ));
                     }
-                    config.hash_mb = Some(mb.try_into().unwrap_or(usize::MAX));
+                    config.hash_mb = Some(mb);
                 }
                 "threads" => config.threads = Some(number(value)?.try_into().unwrap_or(usize::MAX)),
                 "weights" => {
@@ -329,9 +329,7 @@ impl EnginePlayer {
                 .as_ref()
                 .map(|named| (*named.weights).clone())
                 .unwrap_or_default(),
-            hash_bytes: config
-                .hash_mb
-                .map_or(DEFAULT_HASH_BYTES, |mb| mb.saturating_mul(1 << 20)),
+            hash_bytes: config.hash_mb.map_or(DEFAULT_HASH_BYTES, crate::hash_bytes),
             threads: config.threads.unwrap_or(1),
             ..EngineOptions::default()
         };
