@@ -13,6 +13,8 @@ mod deadline;
 mod fit;
 mod losses;
 mod puzzles;
+mod random_openings;
+mod rng;
 mod rules_bench;
 mod selfplay;
 mod tune;
@@ -61,6 +63,9 @@ enum Command {
     Losses(losses::Args),
     /// Run the puzzle collections and report what is solved and how fast.
     Puzzles(puzzles::Args),
+    /// Write an opening file of random distinct starting positions (base openings, turned, plus
+    /// a few random quiet stones), for training data.
+    RandomOpenings(random_openings::Args),
     /// Measure the rules core: move+undo pairs/s and forbidden-point listing calls/s.
     RulesBench(rules_bench::Args),
     /// Play a match between two engine configurations or Gomocup brains; print score and Elo.
@@ -76,6 +81,7 @@ fn main() -> anyhow::Result<()> {
         Command::Fit(args) => fit::run(&args),
         Command::Losses(args) => losses::run(&args),
         Command::Puzzles(args) => puzzles::run(&args),
+        Command::RandomOpenings(args) => random_openings::run(&args),
         Command::RulesBench(args) => rules_bench::run(&args),
         Command::Selfplay(args) => selfplay::run(args),
         Command::Tune(args) => tune::run(args),

@@ -5,6 +5,7 @@
 //! weights play the starting ones in a check match, and both the weights file and the check
 //! match's result are written, so that a tuning run is kept only if it measurably gains.
 
+use crate::rng::Rng;
 use crate::selfplay::{
     elo_text, parse_openings, play_match, EngineConfig, MatchSettings, NamedWeights, PlayerSpec,
     Tally, RENJU_26,
@@ -117,26 +118,6 @@ impl Param {
 
     fn name(self) -> String {
         format!("{}.{:?}", if self.own { "own" } else { "opp" }, self.shape)
-    }
-}
-
-/// xorshift64*: enough randomness for perturbation signs, reproducible from a seed.
-struct Rng(u64);
-
-impl Rng {
-    fn new(seed: u64) -> Rng {
-        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
-    }
-
-    fn sign(&mut self) -> f64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        if self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 63 == 0 {
-            1.0
-        } else {
-            -1.0
-        }
     }
 }
 
@@ -320,17 +301,5 @@ mod tests {
         assert!(Param::parse("mine.OpenThree").is_err());
         assert!(Param::parse("own.Seven").is_err());
         assert!(Param::parse("OpenThree").is_err());
-    }
-
-    #[test]
-    fn perturbation_signs_are_balanced_and_reproducible() {
-        let signs: Vec<f64> = {
-            let mut rng = Rng::new(7);
-            (0..1000).map(|_| rng.sign()).collect()
-        };
-        let mut again = Rng::new(7);
-        assert!(signs.iter().all(|&s| s == again.sign()));
-        let plus = signs.iter().filter(|&&s| s > 0.0).count();
-        assert!((400..600).contains(&plus), "{plus}");
     }
 }
