@@ -38,14 +38,10 @@ pub struct Args {
 /// small base with few random stones has only so many distinct positions).
 const MAX_REPEATS: usize = 10_000;
 
+/// The most random stones `--max-stones` accepts (a board has 225 points).
+const MAX_ADDED_STONES: usize = 100;
+
 pub fn run(args: &Args) -> anyhow::Result<()> {
-    if args.min_stones > args.max_stones {
-        bail!(
-            "--min-stones ({}) is more than --max-stones ({})",
-            args.min_stones,
-            args.max_stones
-        );
-    }
     let base = match &args.base {
         Some(path) => parse_openings(
             &std::fs::read_to_string(path)
@@ -75,9 +71,19 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
 }
 
 fn random_openings(base: &[Opening], args: &Args) -> anyhow::Result<Vec<Opening>> {
+    if args.max_stones > MAX_ADDED_STONES {
+        bail!("--max-stones is at most {MAX_ADDED_STONES}");
+    }
+    if args.min_stones > args.max_stones {
+        bail!(
+            "--min-stones ({}) is more than --max-stones ({})",
+            args.min_stones,
+            args.max_stones
+        );
+    }
     let mut rng = Rng::new(args.seed);
     let mut seen = HashSet::new();
-    let mut openings = Vec::with_capacity(args.count);
+    let mut openings = Vec::new();
     let mut repeats = 0;
     while openings.len() < args.count {
         let from = &base[rng.below(base.len())];
@@ -209,5 +215,9 @@ mod tests {
         assert_eq!(parse_openings(&text).unwrap(), openings);
         let too_many = args(&["--count", "100", "--min-stones", "0", "--max-stones", "0"]);
         assert!(random_openings(&base, &too_many).is_err());
+        assert!(
+            random_openings(&base, &args(&["--min-stones", "3", "--max-stones", "2"])).is_err()
+        );
+        assert!(random_openings(&base, &args(&["--max-stones", "101"])).is_err());
     }
 }
