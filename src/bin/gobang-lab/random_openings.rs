@@ -6,7 +6,7 @@
 //! Positions are distinct, and the same seed writes the same file.
 
 use crate::rng::Rng;
-use crate::selfplay::{parse_openings, Opening, RENJU_26};
+use crate::selfplay::{read_openings, Opening};
 use anyhow::{bail, Context};
 use gobang::rules::{Board, Pos, Rule, Shape, SIZE};
 use std::collections::HashSet;
@@ -42,13 +42,7 @@ const MAX_REPEATS: usize = 10_000;
 const MAX_ADDED_STONES: usize = 100;
 
 pub fn run(args: &Args) -> anyhow::Result<()> {
-    let base = match &args.base {
-        Some(path) => parse_openings(
-            &std::fs::read_to_string(path)
-                .with_context(|| format!("cannot read {}", path.display()))?,
-        )?,
-        None => parse_openings(RENJU_26)?,
-    };
+    let base = read_openings(args.base.as_deref())?;
     let openings = random_openings(&base, args)?;
     say!(
         "# {} random openings (gobang-lab random-openings --count {} --seed {} --min-stones {} --max-stones {} --rule {}{})",
@@ -156,6 +150,7 @@ fn transform(p: Pos, symmetry: usize) -> Pos {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::selfplay::{parse_openings, RENJU_26};
     use clap::Parser;
 
     #[derive(Parser)]

@@ -256,6 +256,17 @@ pub fn parse_openings(text: &str) -> anyhow::Result<Vec<Opening>> {
     Ok(openings)
 }
 
+/// The openings of an opening file, or the 26 standard renju openings when no file is given.
+pub fn read_openings(path: Option<&Path>) -> anyhow::Result<Vec<Opening>> {
+    match path {
+        Some(path) => parse_openings(
+            &std::fs::read_to_string(path)
+                .with_context(|| format!("reading {}", path.display()))?,
+        ),
+        None => parse_openings(RENJU_26),
+    }
+}
+
 /// One of the two players of a match.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Side {
@@ -888,13 +899,7 @@ pub fn play_match(
 
 /// The `selfplay` subcommand.
 pub fn run(args: SelfplayArgs) -> anyhow::Result<()> {
-    let openings = match &args.openings {
-        Some(path) => parse_openings(
-            &std::fs::read_to_string(path)
-                .with_context(|| format!("reading {}", path.display()))?,
-        )?,
-        None => parse_openings(RENJU_26)?,
-    };
+    let openings = read_openings(args.openings.as_deref())?;
     let settings = MatchSettings {
         rule: args.rule,
         move_time: Duration::from_millis(args.move_time_ms),
