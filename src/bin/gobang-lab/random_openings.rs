@@ -6,7 +6,7 @@
 //! Positions are distinct, and the same seed writes the same file.
 
 use crate::rng::Rng;
-use crate::selfplay::{read_openings, Opening};
+use crate::selfplay::{opening_line, read_openings, Opening};
 use anyhow::{bail, Context};
 use gobang::rules::{Board, Pos, Rule, Shape, SIZE};
 use std::collections::HashSet;
@@ -58,8 +58,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     );
     say!("# code, then base opening/symmetry+added stones, then the moves");
     for opening in &openings {
-        let moves: Vec<String> = opening.moves.iter().map(|p| p.to_notation()).collect();
-        say!("{} {} {}", opening.code, opening.name, moves.join(" "));
+        say!("{}", opening_line(opening));
     }
     Ok(())
 }
@@ -200,13 +199,7 @@ mod tests {
     fn written_openings_read_back_and_impossible_requests_are_refused() {
         let base = parse_openings("X1 h8 h9 i9\n").unwrap();
         let openings = random_openings(&base, &args(&["--count", "20"])).unwrap();
-        let text: String = openings
-            .iter()
-            .map(|o| {
-                let moves: Vec<String> = o.moves.iter().map(|p| p.to_notation()).collect();
-                format!("{} {} {}\n", o.code, o.name, moves.join(" "))
-            })
-            .collect();
+        let text: String = openings.iter().map(|o| opening_line(o) + "\n").collect();
         assert_eq!(parse_openings(&text).unwrap(), openings);
         let too_many = args(&["--count", "100", "--min-stones", "0", "--max-stones", "0"]);
         assert!(random_openings(&base, &too_many).is_err());

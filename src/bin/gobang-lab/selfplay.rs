@@ -256,6 +256,12 @@ pub fn parse_openings(text: &str) -> anyhow::Result<Vec<Opening>> {
     Ok(openings)
 }
 
+/// One line of an opening file, as [`parse_openings`] reads it: code, name, then the moves.
+pub fn opening_line(opening: &Opening) -> String {
+    let moves: Vec<String> = opening.moves.iter().map(|p| p.to_notation()).collect();
+    format!("{} {} {}", opening.code, opening.name, moves.join(" "))
+}
+
 /// The openings of an opening file, or the 26 standard renju openings when no file is given.
 pub fn read_openings(path: Option<&Path>) -> anyhow::Result<Vec<Opening>> {
     match path {
