@@ -3,7 +3,8 @@
 //! file with a message, and write a weights file the engine can load. A labels file (positions
 //! with target scores, two of its lines malformed) is fitted the same way, and again with only the
 //! positions a search scores at its horizon (`--leaves`). The default weights have two stages of
-//! the game, so each fit names the stage it fits, and leaves the other as it was.
+//! the game, so each fit names the stage it fits, and leaves the other as it was. A network fit
+//! (`--hidden`) adds a network to a stage and leaves its linear weights as they were.
 
 use gobang::engine::Weights;
 use std::path::Path;
@@ -108,6 +109,44 @@ fn fitting_played_games_lowers_the_loss_and_writes_weights() {
     let both = Weights::load(&late_weights).expect("the engine reads the fitted weights");
     assert_eq!(both.to_move, fitted_weights.to_move);
     assert_ne!(both.late, fitted_weights.late);
+
+    // A network on top of the early stage's weights: the linear weights stay, the loss drops,
+    // and the engine plays with the file.
+    let network_weights = dir.join("fitted-network.txt");
+    let (out, _) = lab(&[
+        "fit",
+        records.to_str().expect("utf-8 path"),
+        "--start",
+        late_weights.to_str().expect("utf-8 path"),
+        "--stage",
+        "early",
+        "--hidden",
+        "6",
+        "--epochs",
+        "30",
+        "--batch",
+        "16",
+        "--net-rate",
+        "0.01",
+        "--holdout",
+        "4",
+        "--out",
+        network_weights.to_str().expect("utf-8 path"),
+    ]);
+    assert!(out.contains("network: epoch  30"), "{out}");
+    let (start, fitted) = losses(&out, "training");
+    assert!(fitted < start, "training loss did not drop: {out}");
+    let with_network = Weights::load(&network_weights).expect("the engine reads the network");
+    assert_eq!(with_network.to_move, both.to_move);
+    assert_eq!(with_network.late, both.late);
+    let network = with_network
+        .network
+        .as_ref()
+        .expect("an early-stage network");
+    assert_eq!(network.hidden(), 6);
+    let spec = format!("engine:depth=2,weights={}", network_weights.display());
+    let (out, _) = lab(&["selfplay", &spec, "engine:depth=2", "--games", "2"]);
+    assert!(out.contains("fitted-network.txt"), "{out}");
 
     // Weights with two stages need to be told which one to fit.
     let output = Command::new(env!("CARGO_BIN_EXE_gobang-lab"))

@@ -16,7 +16,12 @@
 //! for shapes, `white.opp.Four+OpenTwo 12` for pairs, `late.from 20` and `late.`-prefixed lines
 //! for a late stage), so that tuning tools can measure weights rather than guess them; the
 //! defaults are such a file, `data/weights/default.txt`, fitted to games by `gobang-lab fit`.
+//!
+//! A stage may also carry a small [`Network`] over the same counts, whose output is added to the
+//! sum (`net.` lines in the file; `gobang-lab fit --hidden` fits one). The default weights have
+//! none.
 
+use super::network::{self, Network, NetworkReader};
 use crate::rules::shape::PAIR_COUNT;
 use crate::rules::{Board, Color, LineShapePair, Rule, Shape};
 use std::fmt::Write as _;
@@ -61,18 +66,22 @@ impl SideWeights {
 /// differ, and the default ones do (each colour's were fitted to its own positions). The weights
 /// may also change with the stage of the game: from a number of stones on, a late set applies
 /// (fitted to the positions of that stage alone).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Weights {
     /// The weights of every position, or with a late stage of those before it.
     pub to_move: [SideWeights; 2],
+    /// A network added to `to_move`'s sum ([`network`](super::network)), if any.
+    pub network: Option<Network>,
     pub late: Option<LateStage>,
 }
 
 /// The weights of the positions with at least `from_stones` stones.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct LateStage {
     pub from_stones: usize,
     pub to_move: [SideWeights; 2],
+    /// A network added to the late stage's sum, if any.
+    pub network: Option<Network>,
 }
 
 /// A stage of the game, for the tools that fit one stage's weights.
@@ -157,6 +166,7 @@ impl Weights {
     fn zero() -> Weights {
         Weights {
             to_move: [SideWeights::zero(), SideWeights::zero()],
+            network: None,
             late: None,
         }
     }
@@ -171,9 +181,15 @@ impl Weights {
              <colour>.<side>.<line>+<line> <value>; late.from <stones>, late.<colour>...\n",
         );
         write_stage(&mut text, "", &self.to_move);
+        if let Some(network) = &self.network {
+            network.write(&mut text, "");
+        }
         if let Some(late) = &self.late {
             let _ = writeln!(text, "late.from {}", late.from_stones);
             write_stage(&mut text, "late.", &late.to_move);
+            if let Some(network) = &late.network {
+                network.write(&mut text, "late.");
+            }
         }
         text
     }
@@ -183,6 +199,7 @@ impl Weights {
     /// stage only if it says so (`late.from`); the late weights start as the ones above that line.
     pub fn from_text(text: &str) -> Result<Weights, WeightsError> {
         let one_stage = Weights {
+            network: None,
             late: None,
             ..Weights::default()
         };
@@ -211,6 +228,8 @@ impl Weights {
 
     /// These weights with the ones `text` names replaced.
     fn with_text(mut self, text: &str) -> Result<Weights, WeightsError> {
+        // The networks being read (early, late) and the line of each one's last line.
+        let mut networks: [Option<(NetworkReader, usize)>; 2] = [None, None];
         for (number, raw) in text.lines().enumerate() {
             let line = raw.split('#').next().unwrap_or("").trim();
             if line.is_empty() {
@@ -222,6 +241,21 @@ impl Weights {
             };
             let mut words = line.split_whitespace();
             let name = words.next().unwrap_or("");
+            let (late_line, unstaged) = match name.strip_prefix("late.") {
+                Some(rest) => (true, rest),
+                None => (false, name),
+            };
+            if let Some(what) = unstaged.strip_prefix("net.") {
+                if late_line && self.late.is_none() {
+                    return Err(syntax(format!("'{name}' before a 'late.from' line")));
+                }
+                let values: Vec<&str> = words.collect();
+                let (reader, last_line) = networks[usize::from(late_line)]
+                    .get_or_insert_with(|| (NetworkReader::default(), 0));
+                *last_line = number + 1;
+                reader.read(what, &values).map_err(syntax)?;
+                continue;
+            }
             let value: i32 = words
                 .next()
                 .ok_or_else(|| syntax(format!("'{name}' has no value")))?
@@ -243,6 +277,7 @@ impl Weights {
                     self.late = Some(LateStage {
                         from_stones,
                         to_move: self.to_move.clone(),
+                        network: None,
                     });
                     continue;
                 }
@@ -280,7 +315,44 @@ impl Weights {
                 }
             }
         }
+        let [early, late] = networks;
+        if let Some((reader, last_line)) = early {
+            let network = reader.finish().map_err(|reason| WeightsError::Syntax {
+                line: last_line,
+                reason,
+            })?;
+            self.network = Some(network);
+        }
+        if let Some((reader, last_line)) = late {
+            let network = reader.finish().map_err(|reason| WeightsError::Syntax {
+                line: last_line,
+                reason,
+            })?;
+            if let Some(late) = &mut self.late {
+                late.network = Some(network);
+            }
+        }
         Ok(self)
+    }
+
+    /// The network of one stage, if it has one (without a late stage, the late positions use
+    /// the early one).
+    pub fn stage_network(&self, stage: Stage) -> Option<&Network> {
+        match (stage, &self.late) {
+            (Stage::Late, Some(late)) => late.network.as_ref(),
+            _ => self.network.as_ref(),
+        }
+    }
+
+    /// These weights with one stage's network replaced (without a late stage, [`Stage::Late`]
+    /// sets the early network).
+    pub fn with_network(&self, stage: Stage, network: Option<Network>) -> Weights {
+        let mut weights = self.clone();
+        match (stage, &mut weights.late) {
+            (Stage::Late, Some(late)) => late.network = network,
+            _ => weights.network = network,
+        }
+        weights
     }
 
     /// Number of entries of [`Weights::to_vector`] and [`features`].
@@ -360,7 +432,8 @@ fn write_stage(text: &mut String, prefix: &str, stage: &[SideWeights; 2]) {
 
 const SHAPE_WEIGHTS: usize = Shape::ALL.len();
 /// Number of weights of one colour to move ([`SideWeights`]).
-const SIDE_COUNT: usize = 2 * (SHAPE_WEIGHTS + PAIR_COUNT);
+pub const SIDE_COUNT: usize = 2 * (SHAPE_WEIGHTS + PAIR_COUNT);
+const _: () = assert!(SIDE_COUNT == network::INPUTS);
 
 /// The evaluation is linear in the weights: the dot product of this vector with
 /// [`Weights::to_vector`] is [`Evaluator::evaluate`] (before clamping). Entry `i` is how many times
@@ -392,6 +465,41 @@ pub fn features(board: &Board) -> Vec<f64> {
     }
     vector.resize(Weights::COUNT, 0.0);
     vector
+}
+
+/// The inputs of a [`Network`] for the side to move of `board`, the non-zero ones as
+/// `(input, value)`: one colour's block of [`features`] without its signs.
+pub fn network_inputs(board: &Board) -> Vec<(usize, f32)> {
+    let block = board.side_to_move().index() * SIDE_COUNT;
+    features(board)[block..block + SIDE_COUNT]
+        .iter()
+        .enumerate()
+        .filter(|(_, value)| **value != 0.0)
+        .map(|(input, value)| (input, value.abs() as f32))
+        .collect()
+}
+
+/// Whose counts network input `input` is when `me` is to move (see [`network::INPUTS`]).
+fn input_colour(me: Color, input: usize) -> Color {
+    let own = if input < 2 * SHAPE_WEIGHTS {
+        input < SHAPE_WEIGHTS
+    } else {
+        input < 2 * SHAPE_WEIGHTS + PAIR_COUNT
+    };
+    if own {
+        me
+    } else {
+        me.opponent()
+    }
+}
+
+/// The combined shape network input `input` counts (for a pair, the pair's own shape).
+fn input_shape(input: usize) -> Shape {
+    if input < 2 * SHAPE_WEIGHTS {
+        Shape::ALL[input % SHAPE_WEIGHTS]
+    } else {
+        LineShapePair::from_index((input - 2 * SHAPE_WEIGHTS) % PAIR_COUNT).shape()
+    }
 }
 
 /// Raises pair weights in a [`Weights::to_vector`] vector so that no point is worth less than
@@ -426,10 +534,12 @@ struct Tables {
     table: [[[i32; Shape::ALL.len()]; 2]; 2],
     /// The same for pairs: `[side to move][colour][pair index]`.
     pair_table: [[[i32; PAIR_COUNT]; 2]; 2],
+    /// The stage's network, with the inputs the sum leaves out zeroed.
+    network: Option<Network>,
 }
 
 impl Tables {
-    fn new(weights: &[SideWeights; 2], rule: Rule) -> Tables {
+    fn new(weights: &[SideWeights; 2], network: Option<&Network>, rule: Rule) -> Tables {
         let mut table = [[[0; Shape::ALL.len()]; 2]; 2];
         let mut pair_table = [[[0; PAIR_COUNT]; 2]; 2];
         for me in [Color::Black, Color::White] {
@@ -454,7 +564,16 @@ impl Tables {
                 }
             }
         }
-        Tables { table, pair_table }
+        let network = network.map(|network| {
+            network.keeping_inputs(|me, input| {
+                weighed(rule, input_colour(me, input), input_shape(input))
+            })
+        });
+        Tables {
+            table,
+            pair_table,
+            network,
+        }
     }
 }
 
@@ -469,11 +588,11 @@ pub struct Evaluator {
 
 impl Evaluator {
     pub fn new(weights: &Weights, rule: Rule) -> Evaluator {
-        let early = Tables::new(&weights.to_move, rule);
+        let early = Tables::new(&weights.to_move, weights.network.as_ref(), rule);
         match &weights.late {
             Some(late) => Evaluator {
                 early,
-                late: Tables::new(&late.to_move, rule),
+                late: Tables::new(&late.to_move, late.network.as_ref(), rule),
                 late_from: late.from_stones,
             },
             None => Evaluator {
@@ -504,7 +623,10 @@ impl Evaluator {
                 total += weight * count as i32;
             }
         }
-        total
+        match &tables.network {
+            Some(network) => total + network.board_output(board).round() as i32,
+            None => total,
+        }
     }
 }
 
@@ -609,6 +731,7 @@ mod tests {
         weights.late = Some(LateStage {
             from_stones: late_from,
             to_move: weights.to_move.clone(),
+            network: None,
         });
         let late = weights.late.as_mut().map(|late| &mut late.to_move);
         for (stage, sides) in [&mut weights.to_move].into_iter().chain(late).enumerate() {
@@ -658,6 +781,127 @@ mod tests {
                     "{rule:?} {notation}"
                 );
             }
+        }
+    }
+
+    /// A network with every weight set from a formula (mixed signs, so that some units are off).
+    fn patterned_network(hidden: usize, seed: usize) -> Network {
+        let value = |i: usize| ((i * 37 + seed * 11) % 23) as f32 / 23.0 - 0.45;
+        let colour = |c: usize| network::ColourNetwork {
+            first: (0..hidden * network::INPUTS)
+                .map(|i| value(i + c) * 0.3)
+                .collect(),
+            bias: (0..hidden).map(|i| value(i * 7 + c)).collect(),
+            out: (0..hidden).map(|i| 40.0 * value(i * 3 + c + 1)).collect(),
+            out_bias: 5.0 * value(c),
+        };
+        Network::new([colour(0), colour(1)]).expect("consistent sizes")
+    }
+
+    #[test]
+    fn a_network_adds_its_output_to_the_sum_of_its_stage() {
+        let linear = Weights::default();
+        let late_from = linear
+            .late
+            .as_ref()
+            .expect("the defaults have a late stage")
+            .from_stones;
+        let weights = linear
+            .with_network(Stage::Early, Some(patterned_network(8, 1)))
+            .with_network(Stage::Late, Some(patterned_network(5, 2)));
+        for rule in [Rule::Renju, Rule::Freestyle] {
+            let plain = Evaluator::new(&linear, rule);
+            let with_network = Evaluator::new(&weights, rule);
+            let mut board = Board::new(rule);
+            let mut differences = 0;
+            // Stones in a diagonal band, with threes, fours and (for Black in renju) forbidden
+            // points along the way, far enough to reach the late stage.
+            for n in 0..24u8 {
+                let (x, y) = ((n * 7) % 15, (n * 5 + n / 3) % 15);
+                let p = crate::rules::Pos::new(x, y).expect("on the board");
+                if !board.is_empty(p) {
+                    continue;
+                }
+                board.make_move(p);
+                let stage = if board.stone_count() >= late_from {
+                    Stage::Late
+                } else {
+                    Stage::Early
+                };
+                let network = weights.stage_network(stage).expect("both stages have one");
+                let masked = network.keeping_inputs(|me, input| {
+                    weighed(rule, input_colour(me, input), input_shape(input))
+                });
+                let reference = masked.output(board.side_to_move(), &network_inputs(&board));
+                let expected = plain.evaluate(&board) + reference.round() as i32;
+                let got = with_network.evaluate(&board);
+                assert!(
+                    (got - expected).abs() <= 1,
+                    "{rule:?} {p}: {got} vs {expected}"
+                );
+                differences += usize::from(got != plain.evaluate(&board));
+            }
+            assert!(
+                differences > 10,
+                "the network changed only {differences} values"
+            );
+        }
+    }
+
+    #[test]
+    fn networks_read_and_write_with_their_stage() {
+        let weights = Weights::default()
+            .with_network(Stage::Early, Some(patterned_network(3, 4)))
+            .with_network(Stage::Late, Some(patterned_network(2, 5)));
+        let text = weights.to_text();
+        assert!(text.contains("\nnet.white.unit 2 "), "three early units");
+        assert!(text.contains("\nlate.net.black.unit 1 "), "two late units");
+        assert_eq!(Weights::from_text(&text).unwrap(), weights);
+        // Without network lines, a file has no network.
+        assert_eq!(Weights::from_text("own.Five 3000\n").unwrap().network, None);
+    }
+
+    #[test]
+    fn bad_network_lines_are_reported_with_their_line() {
+        let unit = |n: usize, inputs: usize| {
+            format!(
+                "net.black.unit {n} 0.5 2 {}\n",
+                vec!["0.1"; inputs].join(" ")
+            )
+        };
+        let white = unit(0, network::INPUTS).replace("black", "white");
+        let good = format!("{}{white}", unit(0, network::INPUTS));
+        assert!(Weights::from_text(&good).unwrap().network.is_some());
+        for (text, expected) in [
+            (unit(0, 5), "line 1: a unit line needs"),
+            (
+                format!("{}{}", unit(0, network::INPUTS), unit(2, network::INPUTS)),
+                "line 2: unit 2 out of order",
+            ),
+            (unit(0, network::INPUTS), "do not match"),
+            (
+                format!("{good}net.red.out_bias 1\n"),
+                "line 3: unknown colour 'red'",
+            ),
+            (
+                format!("{good}net.black.out_bias x\n"),
+                "line 3: 'x' is not a number",
+            ),
+            (
+                format!("{good}net.black.out_bias inf\n"),
+                "line 3: 'inf' is not a number",
+            ),
+            (
+                format!("{good}net.black.weight 1\n"),
+                "line 3: unknown network field",
+            ),
+            (
+                format!("late.{good}"),
+                "line 1: 'late.net.black.unit' before a 'late.from' line",
+            ),
+        ] {
+            let error = Weights::from_text(&text).unwrap_err().to_string();
+            assert!(error.contains(expected), "{error} (expected {expected})");
         }
     }
 

@@ -8,6 +8,7 @@
 pub mod book;
 pub mod eval;
 pub mod movegen;
+pub mod network;
 pub mod puzzle;
 pub mod search;
 pub mod smp;

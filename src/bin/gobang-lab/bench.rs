@@ -5,7 +5,8 @@
 //! the figures measure the search rather than the system mapping fresh memory.
 
 use crate::MAX_HASH_MB;
-use gobang::engine::{Engine, EngineOptions, Limits, DEFAULT_HASH_BYTES};
+use anyhow::Context as _;
+use gobang::engine::{Engine, EngineOptions, Limits, Weights, DEFAULT_HASH_BYTES};
 use gobang::rules::{Board, Move, Pos, Rule};
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
@@ -25,6 +26,10 @@ pub struct Args {
     /// table takes the largest power of two of entries that fits.
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=MAX_HASH_MB))]
     hash_mb: Option<u64>,
+    /// Evaluation weights file (default: the engine's built-in weights); the signature then
+    /// belongs to these weights
+    #[arg(long)]
+    weights: Option<std::path::PathBuf>,
 }
 
 /// Bench positions: a rule and the moves played so far, in human notation.
@@ -89,7 +94,12 @@ pub fn board_of(rule: Rule, moves: &str) -> anyhow::Result<Board> {
 pub fn run(args: &Args) -> anyhow::Result<()> {
     let stop = AtomicBool::new(false);
     let mut total_nodes = 0u64;
+    let weights = match &args.weights {
+        Some(path) => Weights::load(path).with_context(|| format!("reading {}", path.display()))?,
+        None => Weights::default(),
+    };
     let mut engine = Engine::with_options(EngineOptions {
+        weights,
         threads: args.threads,
         hash_bytes: args.hash_mb.map_or(DEFAULT_HASH_BYTES, crate::hash_bytes),
         ..EngineOptions::default()

@@ -28,11 +28,17 @@
 //! player's style rather than good positions. So when the records name their players, each player
 //! gets a strength offset of its own, fitted along with the weights (added to the evaluation of
 //! the positions where it is to move, subtracted where its opponent is) and then thrown away.
+//!
+//! With `--hidden N` the stage's linear weights stay as they start and a network of `N` hidden
+//! units is fitted on top of them instead (see [`network`]).
+
+mod network;
 
 use anyhow::{bail, Context};
 use clap::Args;
 use gobang::engine::eval::{self, LateStage, Stage, Weights};
 use gobang::engine::movegen::has_four_point;
+use gobang::engine::network::MAX_HIDDEN;
 use gobang::engine::time::TimeControl;
 use gobang::engine::vcf::{Fours, Vcf};
 use gobang::engine::Limits;
@@ -102,6 +108,25 @@ pub struct FitArgs {
     /// Nodes of each `--leaves` VCF look
     #[arg(long, default_value_t = 10_000)]
     pub leaf_vcf_nodes: u64,
+    /// Fit a network of this many hidden units on top of the stage's linear weights (which stay
+    /// as they start) instead of the linear weights themselves (0: the linear fit)
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u16).range(0..=MAX_HIDDEN as i64))]
+    pub hidden: u16,
+    /// Passes over the training examples of the network fit
+    #[arg(long, default_value_t = 20)]
+    pub epochs: usize,
+    /// Examples per Adam step of the network fit
+    #[arg(long, default_value_t = 256)]
+    pub batch: usize,
+    /// Adam step size of the network fit
+    #[arg(long, default_value_t = 0.001)]
+    pub net_rate: f64,
+    /// L2 pull of the network's weights towards zero
+    #[arg(long, default_value_t = 1e-5)]
+    pub net_l2: f64,
+    /// Seed of the network's starting weights and of the order of its examples
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
 }
 
 /// The starting weights (with the late stage `--late-from` asks for), the stage to fit and the
@@ -116,6 +141,7 @@ fn starting_point(args: &FitArgs) -> anyhow::Result<(Weights, Stage, RangeInclus
         start.late = Some(LateStage {
             from_stones: usize::from(from_stones),
             to_move,
+            network: None,
         });
     }
     let stage = match (args.stage, &start.late) {
@@ -476,6 +502,50 @@ fn adam(
     weights
 }
 
+/// The network fit (`--hidden`): a network on top of `start`'s weights for `stage`, from the
+/// baseline's players' offsets, written with `start`'s weights to `args.out`.
+fn fit_network(
+    args: &FitArgs,
+    start: &Weights,
+    stage: Stage,
+    data: &Dataset,
+    baseline: &[f64],
+    scale: f64,
+) -> anyhow::Result<()> {
+    let (linear, offsets) = baseline.split_at(Weights::COUNT);
+    let fit = network::fit(&data.train, &data.validation, linear, offsets, scale, args);
+    let weights = start.with_network(stage, Some(fit.network));
+    let mut header = format!(
+        "# gobang-lab fit --hidden {}: {} games, {} labelled positions ({} examples), rule {}, {}, {} epochs of batches of {}, rate {}, L2 {}\n",
+        args.hidden,
+        data.games,
+        data.positions,
+        data.train.len() + data.validation.len(),
+        args.rule.name(),
+        match (stage, &start.late) {
+            (Stage::Late, Some(late)) => format!("late stage (from {} stones)", late.from_stones),
+            (Stage::Early, Some(late)) => format!("early stage (under {} stones)", late.from_stones),
+            (_, None) => "one stage".to_string(),
+        },
+        args.epochs,
+        args.batch,
+        args.net_rate,
+        args.net_l2,
+    );
+    for (name, (start, fitted)) in [
+        ("training", (fit.start_losses.0, fit.fitted_losses.0)),
+        ("validation", (fit.start_losses.1, fit.fitted_losses.1)),
+    ] {
+        let line = format!("{name:>10} loss: start {start:.5}, fitted {fitted:.5}");
+        say!("{line}");
+        header.push_str(&format!("# {}\n", line.trim_start()));
+    }
+    write_atomically(&args.out, (header + &weights.to_text()).as_bytes())
+        .with_context(|| format!("writing {}", args.out.display()))?;
+    say!("fitted network written to {}", args.out.display());
+    Ok(())
+}
+
 pub fn run(args: &FitArgs) -> anyhow::Result<()> {
     let (start, stage, stones) = starting_point(args)?;
     let data = load(args, &stones)?;
@@ -509,6 +579,9 @@ pub fn run(args: &FitArgs) -> anyhow::Result<()> {
         scale,
         args,
     );
+    if args.hidden > 0 {
+        return fit_network(args, &start, stage, &data, &baseline, scale);
+    }
     let movable: Vec<bool> = (0..start_vector.len())
         .map(|i| !args.pairs_only || i >= Weights::COUNT || Weights::is_pair_index(i))
         .collect();

@@ -90,14 +90,14 @@ fn parse_format(text: &str) -> Result<RecordFormat, String> {
 }
 
 /// Evaluation weights with the name they are shown under (a file name, or a tuner's label).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct NamedWeights {
     pub name: String,
     pub weights: Box<Weights>,
 }
 
 /// An in-process engine configuration.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct EngineConfig {
     pub depth: Option<u32>,
     pub nodes: Option<u64>,
@@ -112,7 +112,7 @@ pub struct EngineConfig {
 }
 
 /// Who plays.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum PlayerSpec {
     Engine(EngineConfig),
     /// An external Gomocup brain executable.
@@ -213,7 +213,7 @@ impl fmt::Display for PlayerSpec {
 }
 
 /// A starting position.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Opening {
     pub code: String,
     pub name: String,
