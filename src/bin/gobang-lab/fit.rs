@@ -502,6 +502,23 @@ fn adam(
     weights
 }
 
+/// What a fit was fitted to, for the header of the file it writes: the data, the rule and the stage.
+fn fit_description(args: &FitArgs, start: &Weights, stage: Stage, data: &Dataset) -> String {
+    format!(
+        "{} games, {} labelled positions ({} examples), rule {}, {}",
+        data.games,
+        data.positions,
+        data.train.len() + data.validation.len(),
+        args.rule.name(),
+        match (stage, &start.late) {
+            (Stage::Late, Some(late)) => format!("late stage (from {} stones)", late.from_stones),
+            (Stage::Early, Some(late)) =>
+                format!("early stage (under {} stones)", late.from_stones),
+            (_, None) => "one stage".to_string(),
+        }
+    )
+}
+
 /// The network fit (`--hidden`): a network on top of `start`'s weights for `stage`, from the
 /// baseline's players' offsets, written with `start`'s weights to `args.out`.
 fn fit_network(
@@ -516,17 +533,9 @@ fn fit_network(
     let fit = network::fit(&data.train, &data.validation, linear, offsets, scale, args);
     let weights = start.with_network(stage, Some(fit.network));
     let mut header = format!(
-        "# gobang-lab fit --hidden {}: {} games, {} labelled positions ({} examples), rule {}, {}, {} epochs of batches of {}, rate {}, L2 {}\n",
+        "# gobang-lab fit --hidden {}: {}, {} epochs of batches of {}, rate {}, L2 {}\n",
         args.hidden,
-        data.games,
-        data.positions,
-        data.train.len() + data.validation.len(),
-        args.rule.name(),
-        match (stage, &start.late) {
-            (Stage::Late, Some(late)) => format!("late stage (from {} stones)", late.from_stones),
-            (Stage::Early, Some(late)) => format!("early stage (under {} stones)", late.from_stones),
-            (_, None) => "one stage".to_string(),
-        },
+        fit_description(args, start, stage, data),
         args.epochs,
         args.batch,
         args.net_rate,
@@ -593,16 +602,8 @@ pub fn run(args: &FitArgs) -> anyhow::Result<()> {
     let mut rounded = fitted_weights.to_vector(stage);
     rounded.extend_from_slice(&fitted[Weights::COUNT..]);
     let mut header = format!(
-        "# gobang-lab fit: {} games, {} labelled positions ({} examples), rule {}, {}, {} steps, rate {}, L2 {}{}{}\n",
-        data.games,
-        data.positions,
-        data.train.len() + data.validation.len(),
-        args.rule.name(),
-        match (stage, &start.late) {
-            (Stage::Late, Some(late)) => format!("late stage (from {} stones)", late.from_stones),
-            (Stage::Early, Some(late)) => format!("early stage (under {} stones)", late.from_stones),
-            (_, None) => "one stage".to_string(),
-        },
+        "# gobang-lab fit: {}, {} steps, rate {}, L2 {}{}{}\n",
+        fit_description(args, &start, stage, &data),
         args.steps,
         args.rate,
         args.l2,

@@ -19,16 +19,19 @@ use gobang::engine::Weights;
 struct NetExample {
     /// Colour to move (index).
     colour: usize,
-    /// The linear sum and the offsets' starting part are not here: `linear` is the fixed sum in
-    /// logistic units, `offsets` the players' offset features `(player, sign)`.
+    /// The linear sum (which the fit does not move), in logistic units.
     linear: f64,
+    /// The players' offset features, `(player, sign)`.
     offsets: Vec<(usize, f64)>,
+    /// The network's non-zero inputs, `(input, count)`.
     inputs: Vec<(usize, f64)>,
     target: f64,
 }
 
 impl NetExample {
     fn new(example: &Example, linear_weights: &[f64], scale: f64) -> NetExample {
+        // The colour to move is the block its features fall in (an example without any counts as
+        // Black's: its network then sees no inputs anyway).
         let mut colour = 0;
         let mut linear = 0.0;
         let mut offsets = Vec::new();
