@@ -160,7 +160,8 @@ impl WeightName {
     }
 }
 
-const COLOUR_NAMES: [&str; 2] = ["black", "white"];
+/// The colours' names in weights files, in [`Color::index`] order.
+pub(super) const COLOUR_NAMES: [&str; 2] = ["black", "white"];
 
 impl Weights {
     fn zero() -> Weights {
@@ -266,8 +267,8 @@ impl Weights {
                     "expected '<colour>.<side>.<shape> <value>'".to_string(),
                 ));
             }
-            let (stage, name) = match name.strip_prefix("late.") {
-                Some("from") => {
+            let (stage, name) = match (late_line, unstaged) {
+                (true, "from") => {
                     let from_stones = usize::try_from(value)
                         .ok()
                         .filter(|&stones| stones > 0)
@@ -281,11 +282,11 @@ impl Weights {
                     });
                     continue;
                 }
-                Some(rest) => match &mut self.late {
+                (true, rest) => match &mut self.late {
                     Some(late) => (&mut late.to_move, rest),
                     None => return Err(syntax(format!("'{name}' before a 'late.from' line"))),
                 },
-                None => (&mut self.to_move, name),
+                (false, name) => (&mut self.to_move, name),
             };
             let parts: Vec<&str> = name.split('.').collect();
             let (colours, side, shape) = match parts[..] {

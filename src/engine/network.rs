@@ -14,6 +14,7 @@
 //! <w0> ... <w137>` (the unit's bias, its output weight and its weight for each input), and one
 //! `net.<colour>.out_bias <value>` line; `late.net.` lines give the late stage's network.
 
+use super::eval::COLOUR_NAMES;
 use crate::rules::shape::PAIR_COUNT;
 use crate::rules::{Board, Color, Shape};
 use std::fmt::Write as _;
@@ -53,7 +54,7 @@ impl Network {
                 "a network needs 1 to {MAX_HIDDEN} hidden units, not {hidden}"
             ));
         }
-        for (name, colour) in ["black", "white"].iter().zip(&to_move) {
+        for (name, colour) in COLOUR_NAMES.iter().zip(&to_move) {
             if colour.bias.len() != hidden
                 || colour.out.len() != hidden
                 || colour.first.len() != hidden * INPUTS
@@ -143,7 +144,7 @@ impl Network {
 
     /// Writes the network's lines, names prefixed with `prefix` (`late.` for the late stage).
     pub fn write(&self, text: &mut String, prefix: &str) {
-        for (name, net) in ["black", "white"].iter().zip(&self.to_move) {
+        for (name, net) in COLOUR_NAMES.iter().zip(&self.to_move) {
             for unit in 0..self.hidden {
                 let _ = write!(
                     text,
@@ -175,11 +176,10 @@ impl NetworkReader {
         let (colour, field) = what.split_once('.').ok_or_else(|| {
             format!("'net.{what}' is not 'net.<colour>.unit' or 'net.<colour>.out_bias'")
         })?;
-        let colour = match colour {
-            "black" => 0,
-            "white" => 1,
-            other => return Err(format!("unknown colour '{other}' (black or white)")),
-        };
+        let colour = COLOUR_NAMES
+            .iter()
+            .position(|&name| name == colour)
+            .ok_or_else(|| format!("unknown colour '{colour}' (black or white)"))?;
         let numbers = values
             .iter()
             .map(|value| {

@@ -5,8 +5,7 @@
 //! the figures measure the search rather than the system mapping fresh memory.
 
 use crate::MAX_HASH_MB;
-use anyhow::Context as _;
-use gobang::engine::{Engine, EngineOptions, Limits, Weights, DEFAULT_HASH_BYTES};
+use gobang::engine::{Engine, EngineOptions, Limits, DEFAULT_HASH_BYTES};
 use gobang::rules::{Board, Move, Pos, Rule};
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
@@ -94,12 +93,8 @@ pub fn board_of(rule: Rule, moves: &str) -> anyhow::Result<Board> {
 pub fn run(args: &Args) -> anyhow::Result<()> {
     let stop = AtomicBool::new(false);
     let mut total_nodes = 0u64;
-    let weights = match &args.weights {
-        Some(path) => Weights::load(path).with_context(|| format!("reading {}", path.display()))?,
-        None => Weights::default(),
-    };
     let mut engine = Engine::with_options(EngineOptions {
-        weights,
+        weights: crate::weights_or_default(args.weights.as_deref())?,
         threads: args.threads,
         hash_bytes: args.hash_mb.map_or(DEFAULT_HASH_BYTES, crate::hash_bytes),
         ..EngineOptions::default()

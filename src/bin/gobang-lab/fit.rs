@@ -132,10 +132,7 @@ pub struct FitArgs {
 /// The starting weights (with the late stage `--late-from` asks for), the stage to fit and the
 /// stone counts of its positions.
 fn starting_point(args: &FitArgs) -> anyhow::Result<(Weights, Stage, RangeInclusive<usize>)> {
-    let mut start = match &args.start {
-        Some(path) => Weights::load(path).with_context(|| format!("reading {}", path.display()))?,
-        None => Weights::default(),
-    };
+    let mut start = crate::weights_or_default(args.start.as_deref())?;
     if let Some(from_stones) = args.late_from {
         let to_move = start.stage(Stage::Late).clone();
         start.late = Some(LateStage {

@@ -34,6 +34,15 @@ use std::time::Duration;
 /// The largest transposition table the tools' options accept, in MiB (the engine's own limit).
 const MAX_HASH_MB: u64 = (gobang::engine::MAX_HASH_BYTES >> 20) as u64;
 
+/// The evaluation weights in the file at `path`, or the engine's built-in ones without a path.
+fn weights_or_default(path: Option<&std::path::Path>) -> anyhow::Result<gobang::engine::Weights> {
+    match path {
+        Some(path) => gobang::engine::Weights::load(path)
+            .with_context(|| format!("reading {}", path.display())),
+        None => Ok(gobang::engine::Weights::default()),
+    }
+}
+
 /// A table size in MiB, as the options accept it (at most [`MAX_HASH_MB`]), in bytes.
 fn hash_bytes(mb: u64) -> usize {
     (mb.min(MAX_HASH_MB) as usize) << 20

@@ -213,7 +213,7 @@ impl fmt::Display for PlayerSpec {
 }
 
 /// A starting position.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Opening {
     pub code: String,
     pub name: String,
