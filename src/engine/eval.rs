@@ -21,7 +21,7 @@
 //! sum (`net.` lines in the file; `gobang-lab fit --hidden` fits one). The default weights have
 //! none.
 
-use super::network::{self, Network, NetworkReader};
+use super::network::{Network, NetworkReader};
 use crate::rules::shape::PAIR_COUNT;
 use crate::rules::{Board, Color, LineShapePair, Rule, Shape};
 use std::fmt::Write as _;
@@ -316,21 +316,13 @@ impl Weights {
                 }
             }
         }
-        let [early, late] = networks;
-        if let Some((reader, last_line)) = early {
-            let network = reader.finish().map_err(|reason| WeightsError::Syntax {
-                line: last_line,
-                reason,
-            })?;
-            self.network = Some(network);
-        }
-        if let Some((reader, last_line)) = late {
-            let network = reader.finish().map_err(|reason| WeightsError::Syntax {
-                line: last_line,
-                reason,
-            })?;
-            if let Some(late) = &mut self.late {
-                late.network = Some(network);
+        for (stage, read) in [Stage::Early, Stage::Late].into_iter().zip(networks) {
+            if let Some((reader, last_line)) = read {
+                let network = reader.finish().map_err(|reason| WeightsError::Syntax {
+                    line: last_line,
+                    reason,
+                })?;
+                self = self.with_network(stage, Some(network));
             }
         }
         Ok(self)
@@ -434,7 +426,6 @@ fn write_stage(text: &mut String, prefix: &str, stage: &[SideWeights; 2]) {
 const SHAPE_WEIGHTS: usize = Shape::ALL.len();
 /// Number of weights of one colour to move ([`SideWeights`]).
 pub const SIDE_COUNT: usize = 2 * (SHAPE_WEIGHTS + PAIR_COUNT);
-const _: () = assert!(SIDE_COUNT == network::INPUTS);
 
 /// The evaluation is linear in the weights: the dot product of this vector with
 /// [`Weights::to_vector`] is [`Evaluator::evaluate`] (before clamping). Entry `i` is how many times
@@ -480,7 +471,8 @@ pub fn network_inputs(board: &Board) -> Vec<(usize, f32)> {
         .collect()
 }
 
-/// Whose counts network input `input` is when `me` is to move (see [`network::INPUTS`]).
+/// Whose counts network input `input` is when `me` is to move (see
+/// [`INPUTS`](super::network::INPUTS)).
 fn input_colour(me: Color, input: usize) -> Color {
     let own = if input < 2 * SHAPE_WEIGHTS {
         input < SHAPE_WEIGHTS
@@ -634,6 +626,7 @@ impl Evaluator {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::network;
 
     #[test]
     fn text_round_trip() {

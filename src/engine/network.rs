@@ -14,14 +14,15 @@
 //! <w0> ... <w137>` (the unit's bias, its output weight and its weight for each input), and one
 //! `net.<colour>.out_bias <value>` line; `late.net.` lines give the late stage's network.
 
-use super::eval::COLOUR_NAMES;
+use super::eval::{COLOUR_NAMES, SIDE_COUNT};
 use crate::rules::shape::PAIR_COUNT;
 use crate::rules::{Board, Color, Shape};
 use std::fmt::Write as _;
 
 const SHAPES: usize = Shape::ALL.len();
-/// Number of inputs: own shapes, opponent shapes, own pairs, opponent pairs.
-pub const INPUTS: usize = 2 * (SHAPES + PAIR_COUNT);
+/// Number of inputs: own shapes, opponent shapes, own pairs, opponent pairs (one colour's block
+/// of the evaluation's weights).
+pub const INPUTS: usize = SIDE_COUNT;
 /// The most hidden units a network may have (the first layer's sums live on the stack).
 pub const MAX_HIDDEN: usize = 64;
 
