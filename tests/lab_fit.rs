@@ -4,7 +4,8 @@
 //! with target scores, two of its lines malformed) is fitted the same way, and again with only the
 //! positions a search scores at its horizon (`--leaves`). The default weights have two stages of
 //! the game, so each fit names the stage it fits, and leaves the other as it was. A network fit
-//! (`--hidden`) adds a network to a stage and leaves its linear weights as they were.
+//! (`--hidden`) adds a network to a stage and leaves its linear weights as they were. `label`
+//! writes labels from the engine's own search for `fit --labels`.
 
 use gobang::engine::Weights;
 use std::path::Path;
@@ -224,4 +225,86 @@ fn fitting_labelled_positions_lowers_the_loss_and_skips_bad_lines() {
         out.contains("0 games, 4 labelled positions (2 skipped): 4 training positions"),
         "{out}"
     );
+}
+
+/// `label` searches positions of played games and writes `TARGET MOVES...` lines that `fit
+/// --labels` reads; shards of the games together give the same labels as one run, and an
+/// unreadable record is skipped with a message.
+#[test]
+fn labelling_games_by_search_writes_labels_that_fit_reads() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("label-games");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    let records = dir.join("records");
+    lab(&[
+        "selfplay",
+        "engine:depth=1",
+        "engine:depth=2",
+        "--games",
+        "4",
+        "--records",
+        records.to_str().expect("utf-8 path"),
+    ]);
+    std::fs::write(records.join("broken.psq"), "Piskvorky 15x15\n8,8\n99,1\n")
+        .expect("write a broken record");
+    let label = |out: &Path, shard: &str| {
+        lab(&[
+            "label",
+            records.to_str().expect("utf-8 path"),
+            "--depth",
+            "2",
+            "--every",
+            "2",
+            "--shard",
+            shard,
+            "--out",
+            out.to_str().expect("utf-8 path"),
+        ])
+    };
+    let all = dir.join("labels.txt");
+    let (out, err) = label(&all, "0/1");
+    assert!(out.contains("4 games (1 skipped)"), "{out}");
+    assert!(err.contains("broken.psq"), "{err}");
+    let text = std::fs::read_to_string(&all).expect("the labels");
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines.len() >= 8, "{text}");
+    for line in &lines {
+        let mut words = line.split_whitespace();
+        let target: f64 = words.next().expect("a target").parse().expect("a number");
+        assert!((0.0..=1.0).contains(&target), "{line}");
+        assert!(words.count() >= 6, "positions start at six stones: {line}");
+    }
+
+    let mut sharded = Vec::new();
+    for shard in ["0/2", "1/2"] {
+        let part = dir.join(format!("labels-{}.txt", &shard[..1]));
+        label(&part, shard);
+        sharded.extend(
+            std::fs::read_to_string(&part)
+                .expect("a shard's labels")
+                .lines()
+                .map(str::to_owned),
+        );
+    }
+    let mut whole: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+    whole.sort();
+    sharded.sort();
+    assert_eq!(sharded, whole);
+
+    let (out, _) = lab(&[
+        "fit",
+        "--labels",
+        all.to_str().expect("utf-8 path"),
+        "--stage",
+        "early",
+        "--steps",
+        "50",
+        "--holdout",
+        "0",
+        "--out",
+        dir.join("fitted.txt").to_str().expect("utf-8 path"),
+    ]);
+    assert!(out.contains("labelled positions (0 skipped)"), "{out}");
+    let (start, fitted) = losses(&out, "training");
+    assert!(fitted < start, "training loss did not drop: {out}");
 }

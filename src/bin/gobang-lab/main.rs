@@ -11,6 +11,7 @@ macro_rules! say {
 mod bench;
 mod deadline;
 mod fit;
+mod label;
 mod losses;
 mod puzzles;
 mod random_openings;
@@ -67,6 +68,9 @@ enum Command {
     /// Fit the evaluation weights to finished games (Texel method) or labelled positions; write a
     /// weights file.
     Fit(fit::FitArgs),
+    /// Label positions of finished games with the engine's own fixed-depth search value, for
+    /// `fit --labels`.
+    Label(label::Args),
     /// Find where each finished game was lost: the loser's first move that allowed a VCT, and
     /// whether another move there did not.
     Losses(losses::Args),
@@ -88,6 +92,7 @@ fn main() -> anyhow::Result<()> {
         Command::Bench(args) => bench::run(&args),
         Command::Deadline(args) => deadline::run(&args),
         Command::Fit(args) => fit::run(&args),
+        Command::Label(args) => label::run(&args),
         Command::Losses(args) => losses::run(&args),
         Command::Puzzles(args) => puzzles::run(&args),
         Command::RandomOpenings(args) => random_openings::run(&args),
