@@ -107,6 +107,8 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         let mut board = Board::new(args.rule);
         let mut line = String::new();
         for (ply, &mv) in moves.iter().enumerate() {
+            // A labels line lists stones only, so a game's labels end at its first pass. The
+            // record's moves were checked when it was read: none lands on an occupied point.
             let Move::Place(p) = mv else {
                 break;
             };
@@ -120,9 +122,6 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
                     writeln!(out, "{target:.4}{line}")?;
                     labels += 1;
                 }
-            }
-            if !board.is_empty(p) {
-                break;
             }
             board.make_move(p);
             write!(line, " {p}")?;
