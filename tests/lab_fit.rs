@@ -8,7 +8,7 @@
 //! writes labels from the engine's own search for `fit --labels`.
 
 use gobang::engine::Weights;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 fn lab(args: &[&str]) -> (String, String) {
@@ -36,9 +36,11 @@ fn losses(out: &str, name: &str) -> (f64, f64) {
     (numbers[0], numbers[1])
 }
 
-#[test]
-fn fitting_played_games_lowers_the_loss_and_writes_weights() {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("fit-games");
+/// A fresh scratch folder `name` with `games` games of a depth-1 against a depth-2 engine played
+/// into its `records` folder, and one unreadable record beside them. Returns the folder and the
+/// records folder.
+fn scratch_with_games(name: &str, games: &str) -> (PathBuf, PathBuf) {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("scratch dir");
     let records = dir.join("records");
@@ -47,7 +49,7 @@ fn fitting_played_games_lowers_the_loss_and_writes_weights() {
         "engine:depth=1",
         "engine:depth=2",
         "--games",
-        "12",
+        games,
         "--threads",
         "2",
         "--move-time-ms",
@@ -60,6 +62,12 @@ fn fitting_played_games_lowers_the_loss_and_writes_weights() {
         "Piskvorky 15x15, 11:11, 0\n8,8\n99,1\n",
     )
     .expect("write a broken record");
+    (dir, records)
+}
+
+#[test]
+fn fitting_played_games_lowers_the_loss_and_writes_weights() {
+    let (dir, records) = scratch_with_games("fit-games", "12");
     let weights = dir.join("fitted.txt");
     let (out, err) = lab(&[
         "fit",
@@ -232,21 +240,7 @@ fn fitting_labelled_positions_lowers_the_loss_and_skips_bad_lines() {
 /// unreadable record is skipped with a message.
 #[test]
 fn labelling_games_by_search_writes_labels_that_fit_reads() {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("label-games");
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("scratch dir");
-    let records = dir.join("records");
-    lab(&[
-        "selfplay",
-        "engine:depth=1",
-        "engine:depth=2",
-        "--games",
-        "4",
-        "--records",
-        records.to_str().expect("utf-8 path"),
-    ]);
-    std::fs::write(records.join("broken.psq"), "Piskvorky 15x15\n8,8\n99,1\n")
-        .expect("write a broken record");
+    let (dir, records) = scratch_with_games("label-games", "4");
     let label = |out: &Path, shard: &str| {
         lab(&[
             "label",
