@@ -36,6 +36,24 @@ fn losses(out: &str, name: &str) -> (f64, f64) {
     (numbers[0], numbers[1])
 }
 
+/// `fit` of the early stage to the labels file `labels` alone (nothing held out), written to
+/// `out`, with `extra` arguments.
+fn fit_labels_early(labels: &Path, out: &Path, extra: &[&str]) -> (String, String) {
+    let mut args = vec![
+        "fit",
+        "--labels",
+        labels.to_str().expect("utf-8 path"),
+        "--stage",
+        "early",
+        "--holdout",
+        "0",
+        "--out",
+        out.to_str().expect("utf-8 path"),
+    ];
+    args.extend_from_slice(extra);
+    lab(&args)
+}
+
 /// A fresh scratch folder `name` with `games` games of a depth-1 against a depth-2 engine played
 /// into its `records` folder, and one unreadable record beside them. Returns the folder and the
 /// records folder.
@@ -190,19 +208,7 @@ fn fitting_labelled_positions_lowers_the_loss_and_skips_bad_lines() {
     text.push_str("0.5 h8 h9 h8 h10 h11 h12\n");
     std::fs::write(&labels, text).expect("write the labels");
     let weights = dir.join("fitted.txt");
-    let (out, err) = lab(&[
-        "fit",
-        "--labels",
-        labels.to_str().expect("utf-8 path"),
-        "--stage",
-        "early",
-        "--steps",
-        "300",
-        "--holdout",
-        "0",
-        "--out",
-        weights.to_str().expect("utf-8 path"),
-    ]);
+    let (out, err) = fit_labels_early(&labels, &weights, &["--steps", "300"]);
     assert!(
         out.contains("0 games, 6 labelled positions (2 skipped)"),
         "{out}"
@@ -215,20 +221,7 @@ fn fitting_labelled_positions_lowers_the_loss_and_skips_bad_lines() {
 
     // With `--leaves` the two positions Black wins by VCF (its open three becomes an open four)
     // are left out: a search never scores them with the evaluation.
-    let (out, _) = lab(&[
-        "fit",
-        "--labels",
-        labels.to_str().expect("utf-8 path"),
-        "--leaves",
-        "--stage",
-        "early",
-        "--steps",
-        "50",
-        "--holdout",
-        "0",
-        "--out",
-        weights.to_str().expect("utf-8 path"),
-    ]);
+    let (out, _) = fit_labels_early(&labels, &weights, &["--leaves", "--steps", "50"]);
     assert!(
         out.contains("0 games, 4 labelled positions (2 skipped): 4 training positions"),
         "{out}"
@@ -285,19 +278,7 @@ fn labelling_games_by_search_writes_labels_that_fit_reads() {
     sharded.sort();
     assert_eq!(sharded, whole);
 
-    let (out, _) = lab(&[
-        "fit",
-        "--labels",
-        all.to_str().expect("utf-8 path"),
-        "--stage",
-        "early",
-        "--steps",
-        "50",
-        "--holdout",
-        "0",
-        "--out",
-        dir.join("fitted.txt").to_str().expect("utf-8 path"),
-    ]);
+    let (out, _) = fit_labels_early(&all, &dir.join("fitted.txt"), &["--steps", "50"]);
     assert!(out.contains("labelled positions (0 skipped)"), "{out}");
     let (start, fitted) = losses(&out, "training");
     assert!(fitted < start, "training loss did not drop: {out}");
