@@ -410,7 +410,8 @@ fn load(args: &FitArgs, stones: &RangeInclusive<usize>) -> anyhow::Result<Datase
     Ok(data)
 }
 
-fn sigmoid(x: f64) -> f64 {
+/// The logistic function: an evaluation over the scale to an expected score (also `label`'s).
+pub(crate) fn sigmoid(x: f64) -> f64 {
     1.0 / (1.0 + (-x).exp())
 }
 

@@ -70,7 +70,7 @@ fn parse_shard(text: &str) -> Result<(usize, usize), String> {
 /// The side to move's expected score for a search `score`.
 fn expected_score(score: Score, scale: f64) -> f64 {
     match score {
-        Score::Eval(value) => 1.0 / (1.0 + (-f64::from(value) / scale).exp()),
+        Score::Eval(value) => crate::fit::sigmoid(f64::from(value) / scale),
         Score::WinIn(_) => 1.0,
         Score::LossIn(_) => 0.0,
     }
