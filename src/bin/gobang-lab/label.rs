@@ -11,7 +11,7 @@
 
 use anyhow::Context;
 use gobang::engine::{Engine, EngineOptions, Limits, Score};
-use gobang::game::record::{write_atomically, GameRecord};
+use gobang::game::record::write_atomically;
 use gobang::rules::{Board, Move, Rule};
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -92,11 +92,8 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         if index % shards != shard {
             continue;
         }
-        let moves = match GameRecord::load(path).and_then(|mut record| {
-            record.rule = args.rule;
-            Ok(record.to_game()?.moves().to_vec())
-        }) {
-            Ok(moves) => moves,
+        let game = match crate::load_game(path, args.rule) {
+            Ok(game) => game,
             Err(error) => {
                 skipped += 1;
                 eprintln!("skipped {}: {error:#}", path.display());
@@ -106,7 +103,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         games += 1;
         let mut board = Board::new(args.rule);
         let mut line = String::new();
-        for (ply, &mv) in moves.iter().enumerate() {
+        for (ply, &mv) in game.moves().iter().enumerate() {
             // A labels line lists stones only, so a game's labels end at its first pass. The
             // record's moves were checked when it was read: none lands on an occupied point.
             let Move::Place(p) = mv else {

@@ -13,7 +13,7 @@
 use crate::{Look, Solver};
 use anyhow::Context as _;
 use gobang::engine::movegen::{analyse, generate, Status};
-use gobang::game::record::{move_notation, GameRecord};
+use gobang::game::record::move_notation;
 use gobang::game::Game;
 use gobang::rules::{Board, Color, Move, Pos, Rule};
 use std::path::PathBuf;
@@ -53,7 +53,7 @@ struct TurningPoint {
     fours: usize,
 }
 
-/// The turning point of `game` (a legal game, as [`GameRecord::to_game`] checks) for `loser`.
+/// The turning point of `game` (a legal game, as [`crate::load_game`] checks) for `loser`.
 fn turning_point(
     game: &Game,
     loser: Color,
@@ -131,12 +131,8 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     let mut solver = Solver::new(args.nodes, args.depth);
     let (mut lost, mut found, mut with_safe_move) = (0, 0, 0);
     for path in crate::record_files(&args.paths)? {
-        let game = GameRecord::load(&path)
-            .and_then(|mut record| {
-                record.rule = rule;
-                record.to_game()
-            })
-            .with_context(|| format!("reading {}", path.display()));
+        let game =
+            crate::load_game(&path, rule).with_context(|| format!("reading {}", path.display()));
         let game = match game {
             Ok(game) => game,
             Err(error) => {

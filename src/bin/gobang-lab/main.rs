@@ -26,9 +26,10 @@ use gobang::engine::time::TimeControl;
 use gobang::engine::vcf::Vcf;
 use gobang::engine::vct::Vct;
 use gobang::engine::Limits;
-use gobang::game::record::RecordFormat;
-use gobang::rules::Board;
-use std::path::PathBuf;
+use gobang::game::record::{GameRecord, RecordError, RecordFormat};
+use gobang::game::Game;
+use gobang::rules::{Board, Rule};
+use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
@@ -117,7 +118,7 @@ fn print_line(line: std::fmt::Arguments) {
 }
 
 /// The record files among `paths`: files as given, folders as their record files (by extension),
-/// sorted by name. Shared by the subcommands that read finished games (`fit`, `losses`).
+/// sorted by name. Shared by the subcommands that read finished games (`fit`, `label`, `losses`).
 fn record_files(paths: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
     let mut files = Vec::new();
     for path in paths {
@@ -134,6 +135,14 @@ fn record_files(paths: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
         }
     }
     Ok(files)
+}
+
+/// The game of the record file `path`, replayed (and so checked move by move) under `rule`
+/// (psq files do not say which).
+fn load_game(path: &Path, rule: Rule) -> Result<Game, RecordError> {
+    let mut record = GameRecord::load(path)?;
+    record.rule = rule;
+    record.to_game()
 }
 
 /// The VCF and VCT solvers for looks at positions outside any search (`losses`, `puzzles
