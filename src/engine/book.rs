@@ -1,8 +1,11 @@
-//! Opening knowledge the search cannot find in time: Black's third move when the game starts
-//! from the empty board. Renju theory knows two openings as sure wins for Black, Kagetsu (花月,
-//! direct: `h8 h9 i9`) and Hogetsu (浦月, indirect: `h8 i9 g9`); they are why tournament rules
-//! make Black choose among the 26 openings and let White swap. When White's second stone touches
-//! Black's first, Black plays the one of the two that White's stone allows.
+//! Opening knowledge the search cannot find in time, for games started from the empty board:
+//! White's second move and Black's third. Renju theory knows two openings as sure wins for Black,
+//! Kagetsu (花月, direct: `h8 h9 i9`) and Hogetsu (浦月, indirect: `h8 i9 g9`); they are why
+//! tournament rules make Black choose among the 26 openings and let White swap. When White's
+//! second stone touches Black's first, Black plays the one of the two that White's stone allows.
+//! White's second stone goes straight beside Black's first (a direct opening): a search finds
+//! nothing better there (a diagonal second stone lost every game to both test engines in session
+//! 28), and took seconds of a 15-second move to say so.
 
 use crate::rules::{Board, Color, Pos, SIZE};
 
@@ -11,6 +14,25 @@ use crate::rules::{Board, Color, Pos, SIZE};
 pub struct BookMove {
     pub pos: Pos,
     pub opening: &'static str,
+}
+
+/// The book move for the side to move, if the position is in the book.
+pub fn book_move(board: &Board) -> Option<BookMove> {
+    white_second_move(board).or_else(|| black_third_move(board))
+}
+
+/// White's book move when the board holds one Black stone: the point orthogonally next to it
+/// that is nearest the centre (below it first when several are as near), or `None` for any
+/// other position.
+pub fn white_second_move(board: &Board) -> Option<BookMove> {
+    if board.stone_count() != 1 || board.side_to_move() != Color::White {
+        return None;
+    }
+    let black = Pos::all().find(|&p| board.stone(p) == Some(Color::Black))?;
+    nearest_centre(black, &[(0, 1), (-1, 0), (1, 0), (0, -1)], board).map(|pos| BookMove {
+        pos,
+        opening: "direct opening",
+    })
 }
 
 /// Black's book move in a position of one Black and one White stone next to it (orthogonally:
@@ -40,11 +62,18 @@ pub fn black_third_move(board: &Board) -> Option<BookMove> {
         // Hogetsu: next to Black's stone on the other diagonal.
         ("Hogetsu", [(-dx, dy), (dx, -dy)])
     };
+    nearest_centre(black, &offsets, board).map(|pos| BookMove { pos, opening })
+}
+
+/// Of the empty on-board points at `offsets` from `from`, the one nearest the centre (the first
+/// of equals).
+fn nearest_centre(from: Pos, offsets: &[(i32, i32)], board: &Board) -> Option<Pos> {
+    let (fx, fy) = (i32::from(from.x()), i32::from(from.y()));
     let centre = i32::from(SIZE / 2);
     offsets
         .iter()
         .filter_map(|&(ox, oy)| {
-            let (x, y) = (u8::try_from(bx + ox).ok()?, u8::try_from(by + oy).ok()?);
+            let (x, y) = (u8::try_from(fx + ox).ok()?, u8::try_from(fy + oy).ok()?);
             Pos::new(x, y)
         })
         .filter(|&p| board.is_empty(p))
@@ -52,7 +81,6 @@ pub fn black_third_move(board: &Board) -> Option<BookMove> {
             let (x, y) = (i32::from(p.x()) - centre, i32::from(p.y()) - centre);
             x * x + y * y
         })
-        .map(|pos| BookMove { pos, opening })
 }
 
 #[cfg(test)]
@@ -98,6 +126,32 @@ mod tests {
         assert_eq!(book("a1 a2").as_deref(), Some("b2"));
         assert_eq!(book("a1 b2"), None);
         assert_eq!(book("o8 n9").as_deref(), Some("n7"));
+    }
+
+    fn white_book(moves: &str) -> Option<String> {
+        white_second_move(&board(moves)).map(|m| m.pos.to_notation())
+    }
+
+    #[test]
+    fn white_answers_a_first_stone_straight_beside_it_towards_the_centre() {
+        assert_eq!(white_book("h8").as_deref(), Some("h7"));
+        assert_eq!(white_book("a1").as_deref(), Some("b1"));
+        assert_eq!(white_book("o15").as_deref(), Some("o14"));
+        assert_eq!(white_book("h3").as_deref(), Some("h4"));
+        assert_eq!(white_book("c8").as_deref(), Some("d8"));
+        let second = white_second_move(&board("h8")).expect("book move");
+        assert_eq!(second.opening, "direct opening");
+    }
+
+    #[test]
+    fn the_book_gives_each_side_its_own_move() {
+        let move_of = |moves: &str| book_move(&board(moves)).map(|m| m.pos.to_notation());
+        assert_eq!(move_of("h8").as_deref(), Some("h7"));
+        assert_eq!(move_of("h8 h7").as_deref(), Some("i7"));
+        assert_eq!(move_of(""), None);
+        assert_eq!(move_of("h8 h7 i7"), None);
+        assert_eq!(white_book(""), None);
+        assert_eq!(white_book("h8 h7"), None);
     }
 
     #[test]

@@ -191,10 +191,10 @@ pub fn shape_score(board: &Board, p: Pos) -> i32 {
 const NEAR_RECENT: u8 = 4;
 
 /// Lowers the ordering scores of quiet moves away from where the game is being played, as
-/// PentaZen orders its moves: a move farther than [`NEAR_RECENT`] from both of the last two moves
-/// keeps half its score, and one that far from each of the last four a quarter. In crowded
-/// positions there are shapes all over the board, and late-move pruning and reductions follow
-/// this order.
+/// PentaZen orders its moves: a move farther than four king steps (`NEAR_RECENT`) from both of
+/// the last two moves keeps half its score, and one that far from each of the last four a
+/// quarter. In crowded positions there are shapes all over the board, and late-move pruning and
+/// reductions follow this order.
 pub fn discount_distant_moves(board: &Board, moves: &mut [(Pos, i32)]) {
     let history = board.history();
     let recent = |back: usize| {

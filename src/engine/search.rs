@@ -253,7 +253,7 @@ impl<'e, 'a> Searcher<'e, 'a> {
         root_moves.sort_by_key(|m| std::cmp::Reverse(m.1));
         // Opening theory the search cannot see: its move is the only one searched, which takes
         // a short search as for any single reply.
-        if let Some(book_move) = book::black_third_move(&self.board)
+        if let Some(book_move) = book::book_move(&self.board)
             .filter(|book_move| root_moves.iter().any(|m| m.0 == book_move.pos))
         {
             root_moves.retain(|m| m.0 == book_move.pos);
