@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Set-up and entry point for Gobang on Debian 12. Installs what is missing, then:
 #   ./dev.sh run    builds and starts the app
-#   ./dev.sh test   runs the whole test suite (format, lint, unit/integration/GUI tests under Xvfb,
-#                   desktop-file validation)
+#   ./dev.sh test   runs the whole test suite (format, lint, documentation links,
+#                   unit/integration/GUI tests under Xvfb, desktop-file validation)
 #   ./dev.sh install  installs the app, its desktop file, metainfo and icon under $PREFIX
 #                   (default ~/.local)
 set -euo pipefail
@@ -57,6 +57,7 @@ run_tests() {
   cargo fmt --check
   cargo clippy --locked --all-targets -- -D warnings
   cargo clippy --locked --no-default-features --all-targets -- -D warnings
+  RUSTDOCFLAGS="-D warnings" cargo doc --locked --no-deps
   if [ -f data/org.gobang.Gobang.desktop ]; then
     desktop-file-validate data/org.gobang.Gobang.desktop
   fi

@@ -72,7 +72,7 @@ impl Shape {
 pub type PackedLines = u16;
 
 /// One combined-shape entry: the shape in the low 7 bits, [`RENJU_SUSPECT`] in bit 7 and the
-/// [`LineShapePair`] index from bit [`PAIR_SHIFT`] up.
+/// [`LineShapePair`] index from bit `PAIR_SHIFT` (10) up.
 pub type CombinedEntry = u16;
 
 /// Set on entries where a Black renju stone could be forbidden and the exact judge must look.
