@@ -121,6 +121,10 @@ fn the_ai_reply_arrives_through_the_channel_and_is_drawn() {
     assert_eq!(scene.stones.len(), 2);
     assert_eq!(scene.stones[1].1, Color::White);
     assert!(!window.is_thinking());
+    // White's answer to a lone central stone comes from the opening book, and the engine panel
+    // says so instead of showing a search depth.
+    assert_eq!(window.moves()[1], Move::Place(p("h7")));
+    assert_eq!(window.engine_depth_label(), "book move (direct opening)");
     // Undo takes back the AI's move and ours.
     activate(&window, "win.undo");
     assert!(window.moves().is_empty());

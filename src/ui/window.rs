@@ -36,6 +36,15 @@ enum Task {
     Hint,
 }
 
+/// The engine's latest report, shown in the side panel.
+struct EngineReport {
+    /// The side the engine was searching for.
+    side: Color,
+    info: SearchInfo,
+    /// The opening the move makes when the opening book chose it (no search ran then).
+    book_opening: Option<&'static str>,
+}
+
 /// The widgets the window updates.
 struct Widgets {
     title: adw::WindowTitle,
@@ -84,8 +93,8 @@ struct State {
     hint: Option<HintMark>,
     forbidden: Vec<(Pos, ForbiddenKind)>,
     task: Option<Task>,
-    /// The latest engine report and the side it was searching for.
-    info: Option<(Color, SearchInfo)>,
+    /// The latest engine report.
+    info: Option<EngineReport>,
     /// Evaluation for Black in -1..1, by number of moves played (autosaved with the game).
     evals: Vec<Option<f64>>,
     /// The moves the list shows.
@@ -272,6 +281,12 @@ impl GameWindow {
             .clocks
             .clone()
             .map(|label| label.label().to_string())
+    }
+
+    /// What the engine panel shows as the depth of the latest search ("book move (...)" when
+    /// the opening book chose the move).
+    pub fn engine_depth_label(&self) -> String {
+        self.inner.ui.engine_depth.label().to_string()
     }
 
     /// Whether the move clock is counting down a move.
@@ -710,7 +725,11 @@ impl Inner {
                 if let Some(slot) = state.evals.get_mut(ply) {
                     *slot = Some(black_value(info.score, side));
                 }
-                state.info = Some((side, info));
+                state.info = Some(EngineReport {
+                    side,
+                    info,
+                    book_opening: None,
+                });
                 drop(state);
                 self.refresh_engine();
                 self.ui.graph.queue_draw();
@@ -731,11 +750,11 @@ impl Inner {
         let nodes_per_second = state
             .info
             .as_ref()
-            .map(|(_, info)| info.nodes_per_second)
+            .map(|report| report.info.nodes_per_second)
             .unwrap_or_default();
-        state.info = Some((
+        state.info = Some(EngineReport {
             side,
-            SearchInfo {
+            info: SearchInfo {
                 depth: result.depth,
                 score: result.score,
                 nodes: result.nodes,
@@ -743,7 +762,8 @@ impl Inner {
                 elapsed: result.elapsed,
                 pv: result.pv.clone(),
             },
-        ));
+            book_opening: result.book_opening,
+        });
         match task {
             Some(Task::Move) => {
                 let played = match result.best_move {
@@ -1149,8 +1169,16 @@ impl Inner {
         let thinking = state.task.is_some();
         self.ui.spinner.set_spinning(thinking);
         match &state.info {
-            Some((side, info)) => {
-                self.ui.engine_depth.set_label(&info.depth.to_string());
+            Some(EngineReport {
+                side,
+                info,
+                book_opening,
+            }) => {
+                let depth = match book_opening {
+                    Some(opening) => format!("book move ({opening})"),
+                    None => info.depth.to_string(),
+                };
+                self.ui.engine_depth.set_label(&depth);
                 self.ui
                     .engine_eval
                     .set_label(&format!("{} for {}", info.score, side.name()));
