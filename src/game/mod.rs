@@ -4,6 +4,7 @@
 //! [`Board`].
 
 pub mod clock;
+pub mod openings;
 pub mod record;
 
 use crate::rules::{Board, Color, ForbiddenKind, Move, PlaceError, Pos, Rule};

@@ -6,8 +6,9 @@
 //! Positions are distinct, and the same seed writes the same file.
 
 use crate::rng::Rng;
-use crate::selfplay::{opening_line, read_openings, Opening};
+use crate::selfplay::read_openings;
 use anyhow::{bail, Context};
+use gobang::game::openings::Opening;
 use gobang::rules::{Board, Pos, Rule, Shape, SIZE};
 use std::collections::HashSet;
 use std::path::PathBuf;
@@ -58,7 +59,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     );
     say!("# code, then base opening/symmetry+added stones, then the moves");
     for opening in &openings {
-        say!("{}", opening_line(opening));
+        say!("{}", opening.line());
     }
     Ok(())
 }
@@ -149,8 +150,8 @@ fn transform(p: Pos, symmetry: usize) -> Pos {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::selfplay::{parse_openings, RENJU_26};
     use clap::Parser;
+    use gobang::game::openings::{parse_openings, standard_openings};
 
     #[derive(Parser)]
     struct Cli {
@@ -173,11 +174,11 @@ mod tests {
 
     #[test]
     fn openings_are_legal_quiet_distinct_and_reproducible() {
-        let base = parse_openings(RENJU_26).unwrap();
+        let base = standard_openings();
         let settings = args(&["--count", "300", "--seed", "5"]);
-        let openings = random_openings(&base, &settings).unwrap();
+        let openings = random_openings(base, &settings).unwrap();
         assert_eq!(openings.len(), 300);
-        assert_eq!(openings, random_openings(&base, &settings).unwrap());
+        assert_eq!(openings, random_openings(base, &settings).unwrap());
         let mut positions = HashSet::new();
         for opening in &openings {
             let added = opening.moves.len() - 3;
@@ -191,7 +192,7 @@ mod tests {
             }
             assert!(positions.insert(board.hash()), "{opening:?}");
         }
-        let other = random_openings(&base, &args(&["--count", "300", "--seed", "6"])).unwrap();
+        let other = random_openings(base, &args(&["--count", "300", "--seed", "6"])).unwrap();
         assert_ne!(openings, other);
     }
 
@@ -199,7 +200,7 @@ mod tests {
     fn written_openings_read_back_and_impossible_requests_are_refused() {
         let base = parse_openings("X1 h8 h9 i9\n").unwrap();
         let openings = random_openings(&base, &args(&["--count", "20"])).unwrap();
-        let text: String = openings.iter().map(|o| opening_line(o) + "\n").collect();
+        let text: String = openings.iter().map(|o| o.line() + "\n").collect();
         assert_eq!(parse_openings(&text).unwrap(), openings);
         let too_many = args(&["--count", "100", "--min-stones", "0", "--max-stones", "0"]);
         assert!(random_openings(&base, &too_many).is_err());

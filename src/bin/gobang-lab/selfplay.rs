@@ -7,9 +7,10 @@
 //! or an unreadable answer loses the game for that player and the reason is recorded; games can
 //! be written as `.psq`/SGF/text.
 
-use anyhow::{bail, Context};
+use anyhow::Context;
 use clap::Args;
 use gobang::engine::{Engine, EngineOptions, Limits, Weights, DEFAULT_HASH_BYTES};
+use gobang::game::openings::{parse_openings, standard_openings, Opening};
 use gobang::game::record::{GameRecord, RecordFormat};
 use gobang::game::{EndReason, ForbiddenPolicy, Game};
 use gobang::protocol::gomocup::{format_move, parse_move};
@@ -25,9 +26,6 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::thread;
 use std::time::{Duration, Instant};
-
-/// The 26 standard renju openings (see the file's header for its sources).
-pub const RENJU_26: &str = include_str!("../../../data/openings/renju_26_openings.txt");
 
 /// How long an external brain may take to start and answer `START`.
 const START_PATIENCE: Duration = Duration::from_secs(10);
@@ -212,64 +210,15 @@ impl fmt::Display for PlayerSpec {
     }
 }
 
-/// A starting position.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Opening {
-    pub code: String,
-    pub name: String,
-    pub moves: Vec<Pos>,
-}
-
-/// Reads an opening file: `#` comments; each other line is an optional code and name followed by
-/// the moves in human notation.
-pub fn parse_openings(text: &str) -> anyhow::Result<Vec<Opening>> {
-    let mut openings = Vec::new();
-    for (number, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let tokens: Vec<&str> = line.split_whitespace().collect();
-        let first_move = tokens
-            .iter()
-            .rposition(|t| t.parse::<Pos>().is_err())
-            .map_or(0, |last_word| last_word + 1);
-        let moves: Vec<Pos> = tokens[first_move..]
-            .iter()
-            .filter_map(|t| t.parse().ok())
-            .collect();
-        if moves.is_empty() {
-            bail!("opening line {}: no moves in '{line}'", number + 1);
-        }
-        let words = &tokens[..first_move];
-        openings.push(Opening {
-            code: words
-                .first()
-                .map_or_else(|| format!("#{}", openings.len() + 1), |w| w.to_string()),
-            name: words.iter().skip(1).copied().collect::<Vec<_>>().join(" "),
-            moves,
-        });
-    }
-    if openings.is_empty() {
-        bail!("no openings found");
-    }
-    Ok(openings)
-}
-
-/// One line of an opening file, as [`parse_openings`] reads it: code, name, then the moves.
-pub fn opening_line(opening: &Opening) -> String {
-    let moves: Vec<String> = opening.moves.iter().map(|p| p.to_notation()).collect();
-    format!("{} {} {}", opening.code, opening.name, moves.join(" "))
-}
-
 /// The openings of an opening file, or the 26 standard renju openings when no file is given.
 pub fn read_openings(path: Option<&Path>) -> anyhow::Result<Vec<Opening>> {
     match path {
-        Some(path) => parse_openings(
-            &std::fs::read_to_string(path)
-                .with_context(|| format!("reading {}", path.display()))?,
-        ),
-        None => parse_openings(RENJU_26),
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("reading {}", path.display()))?;
+            parse_openings(&text).with_context(|| format!("reading {}", path.display()))
+        }
+        None => Ok(standard_openings().to_vec()),
     }
 }
 
@@ -995,30 +944,8 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_26_openings_parse() {
-        let openings = parse_openings(RENJU_26).unwrap();
-        assert_eq!(openings.len(), 26);
-        assert_eq!(openings[0].code, "D1");
-        assert_eq!(openings[0].name, "Kansei 寒星");
-        assert_eq!(openings[25].code, "I13");
-        for opening in &openings {
-            assert_eq!(opening.moves.len(), 3, "{}", opening.code);
-            assert_eq!(opening.moves[0], Pos::CENTER);
-            let mut game = Game::new(Rule::Renju);
-            for &p in &opening.moves {
-                game.play(p).unwrap();
-            }
-        }
-        let bare = parse_openings("h8 h9\n# comment\n\nX1 j10 i9 k11\n").unwrap();
-        assert_eq!(bare[0].code, "#1");
-        assert_eq!(bare[0].moves.len(), 2);
-        assert_eq!(bare[1].code, "X1");
-        assert!(parse_openings("D1 Kansei\n").is_err());
-    }
-
-    #[test]
     fn the_104_varied_openings_extend_the_26() {
-        let standard = parse_openings(RENJU_26).unwrap();
+        let standard = standard_openings();
         let text = include_str!("../../../data/openings/renju_26_varied_104.txt");
         let varied = parse_openings(text).unwrap();
         assert_eq!(varied.len(), 104);
@@ -1101,7 +1028,7 @@ mod tests {
             move_time: Duration::from_secs(1),
             grace: Duration::from_secs(30),
             match_time: Some(Duration::ZERO),
-            openings: parse_openings(RENJU_26).unwrap(),
+            openings: standard_openings().to_vec(),
             rounds: 1,
             max_games: Some(1),
             threads: 1,

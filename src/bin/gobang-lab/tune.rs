@@ -7,12 +7,12 @@
 
 use crate::rng::Rng;
 use crate::selfplay::{
-    elo_text, parse_openings, play_match, EngineConfig, MatchSettings, NamedWeights, PlayerSpec,
-    Tally, RENJU_26,
+    elo_text, play_match, EngineConfig, MatchSettings, NamedWeights, PlayerSpec, Tally,
 };
 use anyhow::{bail, Context};
 use clap::Args;
 use gobang::engine::Weights;
+use gobang::game::openings::standard_openings;
 use gobang::game::record::write_atomically;
 use gobang::rules::{Rule, Shape};
 use std::path::PathBuf;
@@ -171,7 +171,7 @@ pub fn run(args: TuneArgs) -> anyhow::Result<()> {
         Some(path) => Weights::load(path).with_context(|| format!("reading {}", path.display()))?,
         None => Weights::default(),
     };
-    let openings = parse_openings(RENJU_26)?;
+    let openings = standard_openings().to_vec();
     let mut theta: Vec<f64> = params.iter().map(|p| f64::from(p.get(&start))).collect();
     let mut rng = Rng::new(args.seed);
     let settings_for = |openings| MatchSettings {
