@@ -1,9 +1,10 @@
 //! Widget tests of the main window under Xvfb (`GSK_RENDERER=cairo xvfb-run -a cargo test`):
-//! clicks place stones, undo, the AI's reply through the channel, hints, forbidden clicks,
-//! closing during a search, and a midgame screenshot in `target/screenshots/`.
+//! clicks place stones, undo, the AI's reply through the channel, a game from a standard
+//! opening, hints, forbidden clicks, closing during a search, and a midgame screenshot in `target/screenshots/`.
 //! Every wait has a deadline, so a broken build fails instead of hanging.
 #![cfg(feature = "gui")]
 
+use gobang::game::openings::standard_openings;
 use gobang::game::record::GameRecord;
 use gobang::rules::{Color, Move, Pos, Rule};
 use gobang::ui::storage::{Ending, Mode, Preferences, SavedGame, Storage};
@@ -128,6 +129,26 @@ fn the_ai_reply_arrives_through_the_channel_and_is_drawn() {
     // Undo takes back the AI's move and ours.
     activate(&window, "win.undo");
     assert!(window.moves().is_empty());
+    close(window, dir);
+}
+
+#[gtk::test]
+fn a_new_game_can_start_from_a_standard_opening() {
+    let (window, dir) = open_window(Mode::HumanBlack, Rule::Renju, 300);
+    let kagetsu = &standard_openings()[3];
+    window.start_new_game(Mode::HumanBlack, Rule::Renju, Some(kagetsu));
+    let stones: Vec<Move> = ["h8", "h9", "i9"].map(|s| Move::Place(p(s))).to_vec();
+    assert_eq!(window.moves()[..3], stones[..]);
+    assert_eq!(
+        window.last_toast().as_deref(),
+        Some("Opening D4 Kagetsu 花月")
+    );
+    // White (the AI) is to move after the three stones, and answers.
+    assert!(
+        wait_until(DEADLINE, || window.moves().len() == 4),
+        "the AI did not answer the opening"
+    );
+    assert_eq!(window.scene().stones.len(), 4);
     close(window, dir);
 }
 
@@ -270,7 +291,7 @@ fn save_and_open_use_the_record_formats_and_a_bad_file_keeps_the_game() {
         .expect("the SGF reads back");
     assert_eq!(saved.moves(), played.as_slice());
 
-    window.start_new_game(Mode::TwoPlayers, Rule::Renju);
+    window.start_new_game(Mode::TwoPlayers, Rule::Renju, None);
     assert!(window.moves().is_empty());
     window.open_record(&psq);
     assert_eq!(window.moves(), played, "the .psq record was opened");
@@ -358,7 +379,7 @@ fn the_clock_waits_for_the_first_move() {
         window.clock_running(),
         "White's clock runs after Black's move"
     );
-    window.start_new_game(Mode::TwoPlayers, Rule::Renju);
+    window.start_new_game(Mode::TwoPlayers, Rule::Renju, None);
     assert!(!window.clock_running(), "a new game waits again");
     close(window, dir);
 }

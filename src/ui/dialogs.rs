@@ -1,8 +1,9 @@
-//! The secondary windows: New Game (an `adw::MessageDialog` with players, rule and AI time),
-//! Preferences (`adw::PreferencesWindow`), About (`adw::AboutWindow`) and error messages.
+//! The secondary windows: New Game (an `adw::MessageDialog` with players, rule, opening and AI
+//! time), Preferences (`adw::PreferencesWindow`), About (`adw::AboutWindow`) and error messages.
 
 use super::storage::{Mode, Preferences, MAX_AI_TIME};
 use super::APP_ID;
+use crate::game::openings::{standard_openings, Opening};
 use crate::game::ForbiddenPolicy;
 use crate::rules::Rule;
 use adw::prelude::*;
@@ -34,8 +35,9 @@ fn ai_time_row(title: &str, subtitle: &str, time: Duration) -> (adw::ActionRow, 
     (row, spin)
 }
 
-/// Asks for the players, the rule and the AI's time, then calls `on_start`.
-pub fn new_game<F: Fn(Mode, Rule, Duration) + 'static>(
+/// Asks for the players, the rule, the opening and the AI's time, then calls `on_start` (with
+/// `None` for an empty board).
+pub fn new_game<F: Fn(Mode, Rule, Option<&'static Opening>, Duration) + 'static>(
     parent: &adw::ApplicationWindow,
     prefs: &Preferences,
     on_start: F,
@@ -43,7 +45,7 @@ pub fn new_game<F: Fn(Mode, Rule, Duration) + 'static>(
     let dialog = adw::MessageDialog::new(
         Some(parent),
         Some("New Game"),
-        Some("Choose the players and the rule. Every move has 15 seconds."),
+        Some("Choose the players, the rule and where to start. Every move has 15 seconds."),
     );
     let group = adw::PreferencesGroup::new();
     group.set_width_request(360);
@@ -59,6 +61,15 @@ pub fn new_game<F: Fn(Mode, Rule, Duration) + 'static>(
         .build();
     let rule_index = RULES.iter().position(|&r| r == prefs.rule).unwrap_or(0);
     rules.set_selected(rule_index as u32);
+    let opening_labels: Vec<String> = std::iter::once("Empty board".to_string())
+        .chain(standard_openings().iter().map(Opening::label))
+        .collect();
+    let opening_refs: Vec<&str> = opening_labels.iter().map(String::as_str).collect();
+    let openings = adw::ComboRow::builder()
+        .title("Opening")
+        .subtitle("Or one of the 26 standard renju openings")
+        .model(&gtk::StringList::new(&opening_refs))
+        .build();
     let (time_row, spin) = ai_time_row(
         "AI time per move",
         "Seconds; longer is stronger",
@@ -66,6 +77,7 @@ pub fn new_game<F: Fn(Mode, Rule, Duration) + 'static>(
     );
     group.add(&players);
     group.add(&rules);
+    group.add(&openings);
     group.add(&time_row);
     dialog.set_extra_child(Some(&group));
     dialog.add_responses(&[("cancel", "_Cancel"), ("start", "_Start")]);
@@ -84,8 +96,12 @@ pub fn new_game<F: Fn(Mode, Rule, Duration) + 'static>(
             .get(rules.selected() as usize)
             .copied()
             .unwrap_or_default();
+        // Item 0 is the empty board; item i the (i-1)-th standard opening.
+        let opening = (openings.selected() as usize)
+            .checked_sub(1)
+            .and_then(|index| standard_openings().get(index));
         let time = Duration::from_secs_f64(spin.value().clamp(0.5, MAX_AI_TIME.as_secs_f64()));
-        on_start(mode, rule, time);
+        on_start(mode, rule, opening, time);
     });
     dialog.present();
 }

@@ -9,6 +9,7 @@ use super::render::{self, HintMark, Scene};
 use super::storage::{Autosaver, Mode, Preferences, Restored, SavedGame, Storage};
 use crate::engine::{Limits, Score, SearchInfo};
 use crate::game::clock::MoveClock;
+use crate::game::openings::Opening;
 use crate::game::record::{move_notation, GameRecord, RecordFormat};
 use crate::game::{EndReason, Game, GameResult, MoveError};
 use crate::rules::{Color, ForbiddenKind, Move, Pos, Rule};
@@ -322,8 +323,8 @@ impl GameWindow {
     }
 
     /// Starts a new game at once (what the New Game dialog does on Start).
-    pub fn start_new_game(&self, mode: Mode, rule: Rule) {
-        self.inner.start_new_game(mode, rule);
+    pub fn start_new_game(&self, mode: Mode, rule: Rule, opening: Option<&Opening>) {
+        self.inner.start_new_game(mode, rule, opening);
     }
 
     /// Changes the preferences as the Preferences window does.
@@ -857,21 +858,34 @@ impl Inner {
         self.view_position(live);
     }
 
-    fn start_new_game(self: &Rc<Self>, mode: Mode, rule: Rule) {
+    fn start_new_game(self: &Rc<Self>, mode: Mode, rule: Rule, opening: Option<&Opening>) {
         self.stop_search();
         self.bridge.borrow_mut().clear_tables();
-        {
+        let refused = {
             let mut state = self.state.borrow_mut();
             state.game = Game::new(rule).with_forbidden_policy(state.prefs.forbidden_policy);
+            let stones = opening.map_or(&[][..], |opening| &opening.moves[..]);
+            let refused = stones
+                .iter()
+                .find_map(|&p| state.game.play(p).err().map(|error| (p, error)));
             state.clock_waiting = true;
             state.mode = mode;
             state.evals.clear();
             state.info = None;
             state.prefs.mode = mode;
             state.prefs.rule = rule;
-        }
+            refused
+        };
         self.save_preferences();
         self.position_changed();
+        match (opening, refused) {
+            (Some(opening), Some((p, error))) => self.toast(&format!(
+                "The opening {} could not be set up: {p}: {error}",
+                opening.label()
+            )),
+            (Some(opening), None) => self.toast(&format!("Opening {}", opening.label())),
+            (None, _) => {}
+        }
     }
 
     fn apply_preferences(self: &Rc<Self>, prefs: Preferences) {
@@ -895,12 +909,12 @@ impl Inner {
     fn new_game_dialog(self: &Rc<Self>) {
         let prefs = self.state.borrow().prefs.clone();
         let weak = Rc::downgrade(self);
-        dialogs::new_game(&self.window, &prefs, move |mode, rule, ai_time| {
+        dialogs::new_game(&self.window, &prefs, move |mode, rule, opening, ai_time| {
             if let Some(inner) = weak.upgrade() {
                 let mut prefs = inner.state.borrow().prefs.clone();
                 prefs.ai_time = ai_time;
                 inner.apply_preferences(prefs);
-                inner.start_new_game(mode, rule);
+                inner.start_new_game(mode, rule, opening);
             }
         });
     }
