@@ -863,11 +863,13 @@ impl Inner {
         self.bridge.borrow_mut().clear_tables();
         let refused = {
             let mut state = self.state.borrow_mut();
-            state.game = Game::new(rule).with_forbidden_policy(state.prefs.forbidden_policy);
             let stones = opening.map_or(&[][..], |opening| &opening.moves[..]);
-            let refused = stones
-                .iter()
-                .find_map(|&p| state.game.play(p).err().map(|error| (p, error)));
+            let moves: Vec<Move> = stones.iter().map(|&p| Move::Place(p)).collect();
+            let (game, refused) = match Game::from_moves(rule, &moves) {
+                Ok(game) => (game, None),
+                Err((index, error)) => (Game::new(rule), Some((stones[index], error))),
+            };
+            state.game = game.with_forbidden_policy(state.prefs.forbidden_policy);
             state.clock_waiting = true;
             state.mode = mode;
             state.evals.clear();
