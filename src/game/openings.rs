@@ -82,7 +82,7 @@ pub fn parse_openings(text: &str) -> Result<Vec<Opening>, OpeningsError> {
     Ok(openings)
 }
 
-/// The 26 standard renju openings, D1 (Kansei) to I13 (Suigetsu).
+/// The 26 standard renju openings, D1 (Kansei) to I13 (Suisei).
 pub fn standard_openings() -> &'static [Opening] {
     static OPENINGS: OnceLock<Vec<Opening>> = OnceLock::new();
     OPENINGS.get_or_init(|| parse_openings(RENJU_26).unwrap_or_default())
