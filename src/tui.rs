@@ -1,12 +1,13 @@
 //! Terminal mode: the board drawn with coordinates, the last move and Black's forbidden points,
 //! and one command per line (`h8` plays, `q` asks the engine, `w` undoes, `r` shows the record,
-//! `p` passes, `save`/`load`/`new`/`help`/`quit`). It reads any [`BufRead`] (on its own thread,
+//! `p` passes, `save`/`load`/`new`/`opening`/`help`/`quit`). It reads any [`BufRead`] (on its own thread,
 //! so that the move clock can run out while nobody types) and writes any [`Write`], so it works
 //! the same on a terminal, on piped input and in tests. Box drawing is used when the locale is
 //! UTF-8, plain ASCII otherwise.
 
 use crate::engine::{Engine, Limits, SearchResult};
 use crate::game::clock::{MoveClock, DEFAULT_MOVE_TIME};
+use crate::game::openings::{standard_opening, standard_openings, Opening};
 use crate::game::record::{move_notation, GameRecord, RecordFormat};
 use crate::game::{Game, GameResult};
 use crate::rules::{Color, Move, Pos, Rule, SIZE};
@@ -30,6 +31,8 @@ pub struct Options {
     pub engine_time: Option<Duration>,
     /// A record to load at start.
     pub load: Option<std::path::PathBuf>,
+    /// A standard opening to start from (when no record is loaded).
+    pub opening: Option<&'static Opening>,
 }
 
 impl Default for Options {
@@ -41,6 +44,7 @@ impl Default for Options {
             move_time: DEFAULT_MOVE_TIME,
             engine_time: None,
             load: None,
+            opening: None,
         }
     }
 }
@@ -63,6 +67,9 @@ pub struct TuiArgs {
     /// Seconds the engine thinks per move (default: the 15-second move clock).
     #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
     pub time: Option<Duration>,
+    /// Start from one of the 26 standard renju openings, by its code (D1-D13, I1-I13).
+    #[arg(long, value_name = "CODE", value_parser = parse_opening, conflicts_with = "file")]
+    pub opening: Option<&'static Opening>,
     /// A record (.sgf, .psq, .lib, .txt) to load at start.
     #[arg(value_name = "FILE")]
     pub file: Option<std::path::PathBuf>,
@@ -70,6 +77,12 @@ pub struct TuiArgs {
 
 fn parse_rule(text: &str) -> Result<Rule, String> {
     text.parse()
+}
+
+fn parse_opening(text: &str) -> Result<&'static Opening, String> {
+    standard_opening(text).ok_or_else(|| {
+        format!("'{text}' is not a standard opening: the codes are D1-D13 (direct) and I1-I13 (indirect)")
+    })
 }
 
 fn parse_seconds(text: &str) -> Result<Duration, String> {
@@ -91,6 +104,7 @@ impl TuiArgs {
             move_time: self.move_time.unwrap_or(DEFAULT_MOVE_TIME),
             engine_time: self.time,
             load: self.file.clone(),
+            opening: self.opening,
         }
     }
 }
@@ -227,6 +241,7 @@ Commands (one per line):
   save FILE     save the game (.sgf, .psq or .txt)
   load FILE     load a game (.sgf, .psq, .lib or .txt)
   new [RULE]    new game (renju, standard or freestyle)
+  opening [CODE]  list the 26 standard openings, or start a new game from one (like opening d4)
   help          this list
   quit          leave
 ";
@@ -288,6 +303,8 @@ pub fn run(
     )?;
     if let Some(path) = session.options.load.clone() {
         session.load(&path.to_string_lossy())?;
+    } else if let Some(opening) = session.options.opening {
+        session.start_opening(opening)?;
     } else {
         session.new_game(session.options.rule)?;
     }
@@ -457,6 +474,16 @@ impl<W: Write> Session<W> {
             "board" | "b" => self.show()?,
             "save" => self.save(rest)?,
             "load" => self.load(rest)?,
+            "opening" | "openings" => match rest {
+                "" => self.list_openings()?,
+                code => match standard_opening(code) {
+                    Some(opening) => self.start_opening(opening)?,
+                    None => writeln!(
+                        self.out,
+                        "'{code}' is not a standard opening; type opening for the list."
+                    )?,
+                },
+            },
             "new" => match rest {
                 "" => self.new_game(self.game.rule())?,
                 rule => match rule.parse() {
@@ -491,6 +518,61 @@ impl<W: Write> Session<W> {
         self.restart_clock();
         writeln!(self.out, "New {} game.", rule.name())?;
         self.show()
+    }
+
+    /// A new game, under the current rule, from the stones of `opening`.
+    fn start_opening(&mut self, opening: &Opening) -> io::Result<()> {
+        let rule = self.game.rule();
+        let moves: Vec<Move> = opening.moves.iter().map(|&p| Move::Place(p)).collect();
+        let label = self.opening_label(opening);
+        match Game::from_moves(rule, &moves) {
+            Ok(game) => {
+                self.game = game;
+                self.times = vec![None; moves.len()];
+                self.engine.clear();
+                self.restart_clock();
+                writeln!(
+                    self.out,
+                    "New {} game from the opening {label}.",
+                    rule.name()
+                )?;
+                self.show()
+            }
+            Err((index, error)) => writeln!(
+                self.out,
+                "The opening {label} could not be set up: {}: {error}.",
+                opening.moves[index]
+            ),
+        }
+    }
+
+    fn list_openings(&mut self) -> io::Result<()> {
+        writeln!(
+            self.out,
+            "The 26 standard renju openings (type opening CODE to start one):"
+        )?;
+        for opening in standard_openings() {
+            let label = self.opening_label(opening);
+            let moves: Vec<String> = opening.moves.iter().map(|p| p.to_notation()).collect();
+            writeln!(self.out, "  {label:<22} {}", moves.join(" "))?;
+        }
+        Ok(())
+    }
+
+    /// The opening's code and name; in ASCII mode without the name's Japanese characters.
+    fn opening_label(&self, opening: &Opening) -> String {
+        if !self.options.ascii {
+            return opening.label();
+        }
+        std::iter::once(opening.code.as_str())
+            .chain(
+                opening
+                    .name
+                    .split_whitespace()
+                    .filter(|word| word.is_ascii()),
+            )
+            .collect::<Vec<_>>()
+            .join(" ")
     }
 
     /// Plays `mv` for the side to move; `time_ms` is the engine's time, else the clock's.

@@ -118,6 +118,48 @@ fn startup_file_bad_rule_and_end_of_input() {
 }
 
 #[test]
+fn games_start_from_a_standard_opening_by_flag_or_command() {
+    let flagged = run_tui(&["--ascii", "--opening", "i13"], &[], "r\nquit\n");
+    assert!(
+        flagged.contains("New Renju game from the opening I13 Suisei."),
+        "{flagged}"
+    );
+    assert!(
+        flagged.contains("Record (Renju, 3 moves): 1. h8 i9 2. f6"),
+        "{flagged}"
+    );
+    assert!(flagged.contains("move 4, White to move"), "{flagged}");
+
+    let script = "opening\nopening d14\nh8\nopening D4\nr\nw\nr\nquit\n";
+    let out = run_tui(&["--rule", "standard"], &[("LANG", "C.UTF-8")], script);
+    assert!(out.contains("The 26 standard renju openings"), "{out}");
+    assert!(out.contains("  D1 Kansei 寒星"), "{out}");
+    assert!(out.contains("I13 Suisei 彗星"), "{out}");
+    assert!(
+        out.contains("'d14' is not a standard opening; type opening for the list."),
+        "{out}"
+    );
+    assert!(
+        out.contains("New Standard game from the opening D4 Kagetsu 花月."),
+        "{out}"
+    );
+    assert!(
+        out.contains("Record (Standard, 3 moves): 1. h8 h9 2. i9\n"),
+        "{out}"
+    );
+    assert!(out.contains("Took back i9."), "{out}");
+
+    let status = Command::new(env!("CARGO_BIN_EXE_gobang-tui"))
+        .args(["--opening", "x1"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .unwrap();
+    assert!(!status.success(), "an unknown opening code is refused");
+}
+
+#[test]
 fn clock_flags_a_player_who_types_nothing() {
     let started = Instant::now();
     let mut child = Command::new(env!("CARGO_BIN_EXE_gobang-tui"))

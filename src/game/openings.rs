@@ -88,6 +88,13 @@ pub fn standard_openings() -> &'static [Opening] {
     OPENINGS.get_or_init(|| parse_openings(RENJU_26).unwrap_or_default())
 }
 
+/// The standard opening with this code (`D4`, `i13`; any case), if there is one.
+pub fn standard_opening(code: &str) -> Option<&'static Opening> {
+    standard_openings()
+        .iter()
+        .find(|opening| opening.code.eq_ignore_ascii_case(code.trim()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -128,6 +135,20 @@ mod tests {
                 assert_eq!(game.play(stone), Ok(None), "{code}");
             }
         }
+    }
+
+    #[test]
+    fn a_standard_opening_is_found_by_its_code_in_any_case() {
+        assert_eq!(
+            standard_opening("d4").map(Opening::label).as_deref(),
+            Some("D4 Kagetsu 花月")
+        );
+        assert_eq!(
+            standard_opening(" I13 ").map(|o| o.code.as_str()),
+            Some("I13")
+        );
+        assert_eq!(standard_opening("D14"), None);
+        assert_eq!(standard_opening(""), None);
     }
 
     #[test]
