@@ -34,6 +34,18 @@ fn run_tui(args: &[&str], env: &[(&str, &str)], script: &str) -> String {
     String::from_utf8(output.stdout).expect("UTF-8 output")
 }
 
+/// Whether `gobang-tui` started with `args` exits with an error before reading any input.
+fn refuses_to_start(args: &[&str]) -> bool {
+    let status = Command::new(env!("CARGO_BIN_EXE_gobang-tui"))
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .expect("gobang-tui starts");
+    !status.success()
+}
+
 #[test]
 fn scripted_game_plays_undoes_records_saves_and_loads() {
     let dir = std::env::temp_dir().join(format!("gobang-tui-test-{}", std::process::id()));
@@ -107,14 +119,7 @@ fn startup_file_bad_rule_and_end_of_input() {
         loaded.contains("The file holds 457 lines of play; its main line is loaded."),
         "{loaded}"
     );
-    let status = Command::new(env!("CARGO_BIN_EXE_gobang-tui"))
-        .args(["--rule", "chess"])
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .unwrap();
-    assert!(!status.success());
+    assert!(refuses_to_start(&["--rule", "chess"]));
 }
 
 #[test]
@@ -149,14 +154,10 @@ fn games_start_from_a_standard_opening_by_flag_or_command() {
     );
     assert!(out.contains("Took back i9."), "{out}");
 
-    let status = Command::new(env!("CARGO_BIN_EXE_gobang-tui"))
-        .args(["--opening", "x1"])
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .unwrap();
-    assert!(!status.success(), "an unknown opening code is refused");
+    assert!(
+        refuses_to_start(&["--opening", "x1"]),
+        "an unknown opening code is refused"
+    );
 }
 
 #[test]
