@@ -149,6 +149,33 @@ fn a_new_game_can_start_from_a_standard_opening() {
         "the AI did not answer the opening"
     );
     assert_eq!(window.scene().stones.len(), 4);
+    // Undo takes back moves, never the opening's stones: with only the AI's answer played
+    // since, there is nothing of ours to take back.
+    activate(&window, "win.undo");
+    assert_eq!(window.moves().len(), 4, "the opening stays on the board");
+    let answer = window.moves()[3];
+    let ours = ["j10", "g10", "j8", "g8"]
+        .map(p)
+        .into_iter()
+        .find(|&q| Move::Place(q) != answer)
+        .expect("a free point");
+    click(&window, ours);
+    assert!(
+        wait_until(DEADLINE, || window.moves().len() == 6),
+        "the AI did not answer our move"
+    );
+    activate(&window, "win.undo");
+    assert_eq!(
+        window.moves().len(),
+        4,
+        "our move and the AI's answer are taken back"
+    );
+    let autosave = Storage::in_dir(&dir).autosave;
+    assert!(
+        wait_until(DEADLINE, || std::fs::read_to_string(&autosave)
+            .is_ok_and(|text| text.contains("\nsetup=3\n"))),
+        "the autosave says how many stones were the opening"
+    );
     close(window, dir);
 }
 
@@ -348,6 +375,7 @@ fn a_game_lost_on_time_shows_the_losers_clock_at_zero() {
         mode: Mode::HumanBlack,
         rule: Rule::Renju,
         moves: vec![Move::Place(p("h8")), Move::Place(p("h9"))],
+        setup: 0,
         ending: Some(Ending::Timeout(Color::Black)),
         evals: Vec::new(),
     };
@@ -362,6 +390,29 @@ fn a_game_lost_on_time_shows_the_losers_clock_at_zero() {
         window.clock_labels()
     );
     assert_eq!(window.clock_labels()[1], "15 s", "White's clock is full");
+    close(window, dir);
+}
+
+#[gtk::test]
+fn a_restored_game_keeps_its_opening_out_of_reach_of_undo() {
+    let (storage, dir) = temp_storage();
+    let game = SavedGame {
+        mode: Mode::TwoPlayers,
+        rule: Rule::Renju,
+        moves: ["h8", "h9", "i9", "g7"].map(|s| Move::Place(p(s))).to_vec(),
+        setup: 3,
+        ending: None,
+        evals: Vec::new(),
+    };
+    storage.save_game(&game).expect("autosave");
+    adw::init().expect("libadwaita");
+    let window = GameWindow::new(None, Storage::in_dir(&dir)).expect("window");
+    window.present();
+    assert_eq!(window.moves().len(), 4);
+    activate(&window, "win.undo");
+    assert_eq!(window.moves().len(), 3);
+    activate(&window, "win.undo");
+    assert_eq!(window.moves(), game.moves[..3], "the opening's stones stay");
     close(window, dir);
 }
 

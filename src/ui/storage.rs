@@ -189,6 +189,9 @@ pub struct SavedGame {
     pub mode: Mode,
     pub rule: Rule,
     pub moves: Vec<Move>,
+    /// How many of the first moves are the stones of the opening the game started from: undo
+    /// does not take them back.
+    pub setup: usize,
     pub ending: Option<Ending>,
     /// The evaluation graph: `evals[n]` after `n` moves, if the engine gave one; never longer
     /// than the moves plus one.
@@ -250,11 +253,12 @@ impl Ending {
 }
 
 impl SavedGame {
-    pub fn from_game(mode: Mode, game: &Game) -> SavedGame {
+    pub fn from_game(mode: Mode, game: &Game, setup: usize) -> SavedGame {
         SavedGame {
             mode,
             rule: game.rule(),
             moves: game.moves().to_vec(),
+            setup: setup.min(game.moves().len()),
             ending: Ending::of(game),
             evals: Vec::new(),
         }
@@ -283,10 +287,11 @@ impl SavedGame {
             .map(|value| value.map_or_else(|| "-".to_string(), |value| value.to_string()))
             .collect();
         format!(
-            "# Gobang game in progress\nmode={}\nrule={}\nmoves={}\n{ending}evals={}\n",
+            "# Gobang game in progress\nmode={}\nrule={}\nmoves={}\nsetup={}\n{ending}evals={}\n",
             self.mode.key(),
             rule_key(self.rule),
             moves.join(" "),
+            self.setup,
             evals.join(" ")
         )
     }
@@ -299,8 +304,10 @@ impl SavedGame {
         let mut moves = None;
         let mut ending = None;
         let mut evals = None;
+        let mut setup = 0;
         for (key, value) in pairs(text) {
             match key {
+                "setup" => setup = value.parse().ok()?,
                 "ended" => ending = Some(Ending::parse(value)?),
                 "evals" => evals = parse_evals(value),
                 "mode" => mode = Mode::from_key(value),
@@ -320,10 +327,14 @@ impl SavedGame {
         let saved = SavedGame {
             mode: mode?,
             rule: rule?,
+            setup,
             moves: moves?,
             ending,
             evals: Vec::new(),
         };
+        if saved.setup > saved.moves.len() {
+            return None;
+        }
         Some(saved.with_evals(&evals.unwrap_or_default()))
     }
 
@@ -410,10 +421,10 @@ impl Storage {
         };
         let replayed = SavedGame::parse(&text).and_then(|saved| {
             let game = saved.to_game(policy)?;
-            Some((saved.mode, game, saved.evals))
+            Some((saved.mode, game, saved.evals, saved.setup))
         });
-        if let Some((mode, game, evals)) = replayed {
-            return Restored::Game(mode, Box::new(game), evals);
+        if let Some((mode, game, evals, setup)) = replayed {
+            return Restored::Game(mode, Box::new(game), evals, setup);
         }
         let kept = self.autosave.with_extension("damaged");
         Restored::Damaged(fs::rename(&self.autosave, &kept).is_ok().then_some(kept))
@@ -428,8 +439,9 @@ impl Storage {
 pub enum Restored {
     /// There was no autosave.
     Nothing,
-    /// The game in progress, who played it, and its evaluations (as in [`SavedGame::evals`]).
-    Game(Mode, Box<Game>, Vec<Option<f64>>),
+    /// The game in progress, who played it, its evaluations (as in [`SavedGame::evals`]) and
+    /// how many opening stones it started from (as in [`SavedGame::setup`]).
+    Game(Mode, Box<Game>, Vec<Option<f64>>, usize),
     /// The autosave could not be read or replayed; it is kept at this path, if it could be
     /// moved there.
     Damaged(Option<PathBuf>),
@@ -541,7 +553,7 @@ mod tests {
         game.play(Pos::CENTER).unwrap();
         game.pass().unwrap();
         game.play("j9".parse().unwrap()).unwrap();
-        let saved = SavedGame::from_game(Mode::HumanWhite, &game);
+        let saved = SavedGame::from_game(Mode::HumanWhite, &game, 0);
         let parsed = SavedGame::parse(&saved.to_text()).unwrap();
         assert_eq!(parsed, saved);
         let replayed = parsed.to_game(ForbiddenPolicy::Refuse).unwrap();
@@ -560,6 +572,24 @@ mod tests {
     }
 
     #[test]
+    fn saved_game_keeps_how_many_stones_were_the_opening() {
+        let mut game = Game::new(Rule::Renju);
+        for p in ["h8", "h9", "i9", "g7"] {
+            game.play(p.parse().unwrap()).unwrap();
+        }
+        let saved = SavedGame::from_game(Mode::HumanBlack, &game, 3);
+        assert!(saved.to_text().contains("\nsetup=3\n"));
+        assert_eq!(SavedGame::parse(&saved.to_text()).unwrap().setup, 3);
+        assert_eq!(SavedGame::from_game(Mode::HumanBlack, &game, 9).setup, 4);
+        let older = SavedGame::parse("mode=human-black\nrule=renju\nmoves=h8 h9").unwrap();
+        assert_eq!(older.setup, 0, "autosaves without the line have no opening");
+        for damaged in ["setup=3", "setup=x"] {
+            let text = format!("mode=human-black\nrule=renju\nmoves=h8 h9\n{damaged}");
+            assert_eq!(SavedGame::parse(&text), None, "{damaged}");
+        }
+    }
+
+    #[test]
     fn saved_game_round_trips_its_evaluations() {
         let mut game = Game::new(Rule::Renju);
         for p in ["h8", "h9", "j8"] {
@@ -573,7 +603,7 @@ mod tests {
             Some(1.0 / 3.0),
             Some(0.5),
         ];
-        let saved = SavedGame::from_game(Mode::HumanBlack, &game).with_evals(&evals);
+        let saved = SavedGame::from_game(Mode::HumanBlack, &game, 0).with_evals(&evals);
         assert_eq!(saved.evals, evals[..4], "no longer than the moves plus one");
         let text = saved.to_text();
         assert!(
@@ -586,7 +616,7 @@ mod tests {
 
         let (dir, storage) = fresh_storage("evals");
         storage.save_game(&saved).unwrap();
-        let Restored::Game(_, restored, restored_evals) =
+        let Restored::Game(_, restored, restored_evals, _) =
             storage.restore_game(ForbiddenPolicy::Refuse)
         else {
             panic!("the autosave was not restored");
@@ -605,7 +635,7 @@ mod tests {
             "# Gobang game in progress\nmode=human-white\nrule=renju\nmoves=h8 h9\n",
         )
         .unwrap();
-        let Restored::Game(mode, game, evals) = storage.restore_game(ForbiddenPolicy::Refuse)
+        let Restored::Game(mode, game, evals, _) = storage.restore_game(ForbiddenPolicy::Refuse)
         else {
             panic!("an autosave without evaluations is restored");
         };
@@ -634,7 +664,8 @@ mod tests {
             "mode=two-players\nrule=renju\nmoves=h8 h9\nevals=0.1 oops\n",
         )
         .unwrap();
-        let Restored::Game(_, game, evals) = storage.restore_game(ForbiddenPolicy::Refuse) else {
+        let Restored::Game(_, game, evals, _) = storage.restore_game(ForbiddenPolicy::Refuse)
+        else {
             panic!("a malformed evals line does not damage the autosave");
         };
         assert_eq!(game.moves().len(), 2);
@@ -648,7 +679,7 @@ mod tests {
         let mut game = Game::new(Rule::Renju);
         game.play(Pos::CENTER).unwrap();
         game.lose_on_time(Color::White);
-        let saved = SavedGame::from_game(Mode::HumanWhite, &game);
+        let saved = SavedGame::from_game(Mode::HumanWhite, &game, 0);
         assert!(saved.to_text().contains("ended=timeout white"));
         let restored = SavedGame::parse(&saved.to_text())
             .and_then(|saved| saved.to_game(ForbiddenPolicy::Refuse))
@@ -657,9 +688,10 @@ mod tests {
 
         let mut game = Game::new(Rule::Standard);
         game.agree_draw();
-        let restored = SavedGame::parse(&SavedGame::from_game(Mode::TwoPlayers, &game).to_text())
-            .and_then(|saved| saved.to_game(ForbiddenPolicy::Refuse))
-            .unwrap();
+        let restored =
+            SavedGame::parse(&SavedGame::from_game(Mode::TwoPlayers, &game, 0).to_text())
+                .and_then(|saved| saved.to_game(ForbiddenPolicy::Refuse))
+                .unwrap();
         assert_eq!(restored.result(), game.result());
 
         // Black lost by a forbidden move under the tournament rule, then the preference changed.
@@ -668,7 +700,7 @@ mod tests {
             let _ = game.play(m.parse().unwrap());
         }
         assert!(game.result().is_some());
-        let restored = SavedGame::from_game(Mode::TwoPlayers, &game)
+        let restored = SavedGame::from_game(Mode::TwoPlayers, &game, 0)
             .to_game(ForbiddenPolicy::Refuse)
             .unwrap();
         assert_eq!(restored.result(), game.result());
@@ -702,10 +734,10 @@ mod tests {
         let mut game = Game::new(Rule::Renju);
         for p in ["h8", "h9", "j8", "j9"] {
             game.play(p.parse().unwrap()).unwrap();
-            autosaver.save(SavedGame::from_game(Mode::TwoPlayers, &game));
+            autosaver.save(SavedGame::from_game(Mode::TwoPlayers, &game, 0));
         }
         autosaver.finish();
-        let Restored::Game(mode, restored, _) = storage.restore_game(ForbiddenPolicy::Refuse)
+        let Restored::Game(mode, restored, _, _) = storage.restore_game(ForbiddenPolicy::Refuse)
         else {
             panic!("the autosave was not restored");
         };

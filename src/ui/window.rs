@@ -81,6 +81,8 @@ struct Actions {
 
 struct State {
     game: Game,
+    /// How many of the game's first moves are the stones of the opening it started from.
+    setup: usize,
     mode: Mode,
     prefs: Preferences,
     clock: MoveClock,
@@ -173,13 +175,15 @@ impl GameWindow {
 
         let prefs = storage.load_preferences();
         let fresh = || Game::new(prefs.rule).with_forbidden_policy(prefs.forbidden_policy);
-        let (mode, game, evals, notice) = match storage.restore_game(prefs.forbidden_policy) {
-            Restored::Game(mode, game, evals) => (mode, *game, evals, None),
-            Restored::Nothing => (prefs.mode, fresh(), Vec::new(), None),
+        let (mode, game, evals, setup, notice) = match storage.restore_game(prefs.forbidden_policy)
+        {
+            Restored::Game(mode, game, evals, setup) => (mode, *game, evals, setup, None),
+            Restored::Nothing => (prefs.mode, fresh(), Vec::new(), 0, None),
             Restored::Damaged(kept) => (
                 prefs.mode,
                 fresh(),
                 Vec::new(),
+                0,
                 Some(match kept {
                     Some(kept) => format!(
                         "The saved game could not be read; it is kept in {}",
@@ -207,6 +211,7 @@ impl GameWindow {
             actions,
             state: RefCell::new(State {
                 game,
+                setup,
                 mode,
                 prefs,
                 clock,
@@ -551,13 +556,26 @@ impl Inner {
         !state.game.is_over() && state.mode.engine_plays(state.game.side_to_move())
     }
 
-    fn can_undo(state: &State) -> bool {
+    /// How many moves the live game keeps after an undo: the last position before the latest
+    /// one where a person is to move, never inside the opening the game started from; `None`
+    /// when there is none.
+    fn undo_target(state: &State) -> Option<usize> {
         let played = state.game.moves().len();
-        match state.mode {
-            Mode::TwoPlayers | Mode::HumanBlack => played >= 1,
-            Mode::HumanWhite => played >= 2,
-            Mode::AiVsAi => false,
-        }
+        // Black is to move after an even number of moves (passes count as moves).
+        let to_move = |moves: usize| {
+            if moves % 2 == 0 {
+                Color::Black
+            } else {
+                Color::White
+            }
+        };
+        (state.setup..played)
+            .rev()
+            .find(|&moves| !state.mode.engine_plays(to_move(moves)))
+    }
+
+    fn can_undo(state: &State) -> bool {
+        Inner::undo_target(state).is_some()
     }
 
     /// After every move, undo, new game or opened file: restart the clock, save, let the engine
@@ -611,7 +629,7 @@ impl Inner {
     fn autosave(&self) {
         let saved = {
             let state = self.state.borrow();
-            SavedGame::from_game(state.mode, &state.game).with_evals(&state.evals)
+            SavedGame::from_game(state.mode, &state.game, state.setup).with_evals(&state.evals)
         };
         self.autosaver.borrow().save(saved);
     }
@@ -660,12 +678,10 @@ impl Inner {
     fn undo(self: &Rc<Self>) {
         {
             let mut state = self.state.borrow_mut();
-            if !Inner::can_undo(&state) {
+            let Some(target) = Inner::undo_target(&state) else {
                 return;
-            }
-            state.game.undo();
-            let mode = state.mode;
-            while mode.engine_plays(state.game.side_to_move()) && !state.game.moves().is_empty() {
+            };
+            while state.game.moves().len() > target {
                 state.game.undo();
             }
         }
@@ -869,6 +885,7 @@ impl Inner {
                 Ok(game) => (game, None),
                 Err((index, error)) => (Game::new(rule), Some((stones[index], error))),
             };
+            state.setup = game.moves().len();
             state.game = game.with_forbidden_policy(state.prefs.forbidden_policy);
             state.clock_waiting = true;
             state.mode = mode;
@@ -1004,6 +1021,7 @@ impl Inner {
                     let mut state = self.state.borrow_mut();
                     let policy = state.prefs.forbidden_policy;
                     state.game = game.with_forbidden_policy(policy);
+                    state.setup = 0;
                     state.clock_waiting = true;
                     state.evals.clear();
                     state.info = None;
