@@ -232,7 +232,7 @@ const HELP: &str = "\
 Commands (one per line):
   h8, H8        play that point (columns a-o, rows 1-15)
   q             the engine plays for the side to move
-  w             take back the last move
+  w             take back the last move (not the stones of an opening)
   p             pass (two passes in a row draw)
   r             show the record
   b             show the board again
@@ -251,6 +251,9 @@ struct Session<W: Write> {
     out: W,
     options: Options,
     game: Game,
+    /// How many of the game's first moves are the stones of the opening it started from: `w`
+    /// does not take them back.
+    setup: usize,
     times: Vec<Option<u64>>,
     clock: MoveClock,
     engine: Engine,
@@ -292,6 +295,7 @@ pub fn run(
     let mut session = Session {
         out: output,
         game: Game::new(options.rule),
+        setup: 0,
         options,
         times: Vec::new(),
         clock,
@@ -513,6 +517,7 @@ impl<W: Write> Session<W> {
 
     fn new_game(&mut self, rule: Rule) -> io::Result<()> {
         self.game = Game::new(rule);
+        self.setup = 0;
         self.times.clear();
         self.engine.clear();
         self.restart_clock();
@@ -528,6 +533,7 @@ impl<W: Write> Session<W> {
         match Game::from_moves(rule, &moves) {
             Ok(game) => {
                 self.game = game;
+                self.setup = moves.len();
                 self.times = vec![None; moves.len()];
                 self.engine.clear();
                 self.restart_clock();
@@ -641,6 +647,12 @@ impl<W: Write> Session<W> {
     }
 
     fn undo(&mut self) -> io::Result<()> {
+        if self.game.moves().len() <= self.setup && self.setup > 0 {
+            return writeln!(
+                self.out,
+                "Nothing to take back: the opening's stones stay (new starts an empty board)."
+            );
+        }
         match self.game.undo() {
             Some(mv) => {
                 self.times.pop();
@@ -714,6 +726,7 @@ impl<W: Write> Session<W> {
         match loaded {
             Ok((record, game)) => {
                 self.game = game;
+                self.setup = 0;
                 self.times = record.moves.iter().map(|m| m.time_ms).collect();
                 self.engine.clear();
                 self.restart_clock();
