@@ -1,9 +1,9 @@
 //! Terminal mode: the board drawn with coordinates, the last move and Black's forbidden points,
 //! and one command per line (`h8` plays, `q` asks the engine, `w` undoes, `r` shows the record,
-//! `p` passes, `save`/`load`/`new`/`opening`/`help`/`quit`). It reads any [`BufRead`] (on its own thread,
-//! so that the move clock can run out while nobody types) and writes any [`Write`], so it works
-//! the same on a terminal, on piped input and in tests. Box drawing is used when the locale is
-//! UTF-8, plain ASCII otherwise.
+//! `p` passes, `save`/`load`/`new`/`opening`/`help`/`quit`). It reads any [`BufRead`] (on its own
+//! thread, so that the move clock can run out while nobody types) and writes any [`Write`], so it
+//! works the same on a terminal, on piped input and in tests. Box drawing is used when the locale
+//! is UTF-8, plain ASCII otherwise.
 
 use crate::engine::{Engine, Limits, SearchResult};
 use crate::game::clock::{MoveClock, DEFAULT_MOVE_TIME};
@@ -81,7 +81,10 @@ fn parse_rule(text: &str) -> Result<Rule, String> {
 
 fn parse_opening(text: &str) -> Result<&'static Opening, String> {
     standard_opening(text).ok_or_else(|| {
-        format!("'{text}' is not a standard opening: the codes are D1-D13 (direct) and I1-I13 (indirect)")
+        format!(
+            "'{text}' is not a standard opening: the codes are D1-D13 (direct) and I1-I13 \
+             (indirect)"
+        )
     })
 }
 

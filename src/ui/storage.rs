@@ -296,8 +296,9 @@ impl SavedGame {
         )
     }
 
-    /// Reads an autosave; `None` if it is damaged. The evaluations are optional: a missing or
-    /// unreadable `evals` line only loses the graph, not the game.
+    /// Reads an autosave; `None` if it is damaged. The evaluations and the opening's length are
+    /// optional: a missing or unreadable `evals` line only loses the graph, a `setup` line only
+    /// undo's stop at the opening, not the game.
     pub fn parse(text: &str) -> Option<SavedGame> {
         let mut mode = None;
         let mut rule = None;
@@ -307,7 +308,7 @@ impl SavedGame {
         let mut setup = 0;
         for (key, value) in pairs(text) {
             match key {
-                "setup" => setup = value.parse().ok()?,
+                "setup" => setup = value.parse().unwrap_or(0),
                 "ended" => ending = Some(Ending::parse(value)?),
                 "evals" => evals = parse_evals(value),
                 "mode" => mode = Mode::from_key(value),
@@ -324,17 +325,15 @@ impl SavedGame {
                 _ => {}
             }
         }
+        let moves: Vec<Move> = moves?;
         let saved = SavedGame {
             mode: mode?,
             rule: rule?,
-            setup,
-            moves: moves?,
+            setup: setup.min(moves.len()),
+            moves,
             ending,
             evals: Vec::new(),
         };
-        if saved.setup > saved.moves.len() {
-            return None;
-        }
         Some(saved.with_evals(&evals.unwrap_or_default()))
     }
 
@@ -583,9 +582,11 @@ mod tests {
         assert_eq!(SavedGame::from_game(Mode::HumanBlack, &game, 9).setup, 4);
         let older = SavedGame::parse("mode=human-black\nrule=renju\nmoves=h8 h9").unwrap();
         assert_eq!(older.setup, 0, "autosaves without the line have no opening");
-        for damaged in ["setup=3", "setup=x"] {
-            let text = format!("mode=human-black\nrule=renju\nmoves=h8 h9\n{damaged}");
-            assert_eq!(SavedGame::parse(&text), None, "{damaged}");
+        // A damaged line loses the stop at the opening, not the game.
+        for (line, setup) in [("setup=3", 2), ("setup=x", 0), ("setup=-1", 0)] {
+            let text = format!("mode=human-black\nrule=renju\nmoves=h8 h9\n{line}");
+            let parsed = SavedGame::parse(&text).expect("the game is kept");
+            assert_eq!((parsed.moves.len(), parsed.setup), (2, setup), "{line}");
         }
     }
 
