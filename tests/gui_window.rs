@@ -368,9 +368,18 @@ fn the_clock_stops_while_a_dialog_is_open() {
     close(window, dir);
 }
 
+/// A window opened on a fresh storage holding `game` as its autosave.
+fn open_saved(game: &SavedGame) -> (GameWindow, PathBuf) {
+    let (storage, dir) = temp_storage();
+    storage.save_game(game).expect("autosave");
+    adw::init().expect("libadwaita");
+    let window = GameWindow::new(None, Storage::in_dir(&dir)).expect("window");
+    window.present();
+    (window, dir)
+}
+
 #[gtk::test]
 fn a_game_lost_on_time_shows_the_losers_clock_at_zero() {
-    let (storage, dir) = temp_storage();
     let game = SavedGame {
         mode: Mode::HumanBlack,
         rule: Rule::Renju,
@@ -379,10 +388,7 @@ fn a_game_lost_on_time_shows_the_losers_clock_at_zero() {
         ending: Some(Ending::Timeout(Color::Black)),
         evals: Vec::new(),
     };
-    storage.save_game(&game).expect("autosave");
-    adw::init().expect("libadwaita");
-    let window = GameWindow::new(None, Storage::in_dir(&dir)).expect("window");
-    window.present();
+    let (window, dir) = open_saved(&game);
     assert_eq!(window.moves().len(), 2);
     assert!(
         wait_until(DEADLINE, || window.clock_labels()[0] == "0.0 s"),
@@ -395,7 +401,6 @@ fn a_game_lost_on_time_shows_the_losers_clock_at_zero() {
 
 #[gtk::test]
 fn a_restored_game_keeps_its_opening_out_of_reach_of_undo() {
-    let (storage, dir) = temp_storage();
     let game = SavedGame {
         mode: Mode::TwoPlayers,
         rule: Rule::Renju,
@@ -404,10 +409,7 @@ fn a_restored_game_keeps_its_opening_out_of_reach_of_undo() {
         ending: None,
         evals: Vec::new(),
     };
-    storage.save_game(&game).expect("autosave");
-    adw::init().expect("libadwaita");
-    let window = GameWindow::new(None, Storage::in_dir(&dir)).expect("window");
-    window.present();
+    let (window, dir) = open_saved(&game);
     assert_eq!(window.moves().len(), 4);
     activate(&window, "win.undo");
     assert_eq!(window.moves().len(), 3);
