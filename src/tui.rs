@@ -254,9 +254,6 @@ struct Session<W: Write> {
     out: W,
     options: Options,
     game: Game,
-    /// How many of the game's first moves are the stones of the opening it started from: `w`
-    /// does not take them back.
-    setup: usize,
     times: Vec<Option<u64>>,
     clock: MoveClock,
     engine: Engine,
@@ -298,7 +295,6 @@ pub fn run(
     let mut session = Session {
         out: output,
         game: Game::new(options.rule),
-        setup: 0,
         options,
         times: Vec::new(),
         clock,
@@ -520,7 +516,6 @@ impl<W: Write> Session<W> {
 
     fn new_game(&mut self, rule: Rule) -> io::Result<()> {
         self.game = Game::new(rule);
-        self.setup = 0;
         self.times.clear();
         self.engine.clear();
         self.restart_clock();
@@ -531,13 +526,11 @@ impl<W: Write> Session<W> {
     /// A new game, under the current rule, from the stones of `opening`.
     fn start_opening(&mut self, opening: &Opening) -> io::Result<()> {
         let rule = self.game.rule();
-        let moves: Vec<Move> = opening.moves.iter().map(|&p| Move::Place(p)).collect();
         let label = self.opening_label(opening);
-        match Game::from_moves(rule, &moves) {
+        match Game::from_opening(rule, &opening.moves) {
             Ok(game) => {
                 self.game = game;
-                self.setup = moves.len();
-                self.times = vec![None; moves.len()];
+                self.times = vec![None; opening.moves.len()];
                 self.engine.clear();
                 self.restart_clock();
                 writeln!(
@@ -547,10 +540,9 @@ impl<W: Write> Session<W> {
                 )?;
                 self.show()
             }
-            Err((index, error)) => writeln!(
+            Err((p, error)) => writeln!(
                 self.out,
-                "The opening {label} could not be set up: {}: {error}.",
-                opening.moves[index]
+                "The opening {label} could not be set up: {p}: {error}."
             ),
         }
     }
@@ -650,12 +642,6 @@ impl<W: Write> Session<W> {
     }
 
     fn undo(&mut self) -> io::Result<()> {
-        if self.game.moves().len() <= self.setup && self.setup > 0 {
-            return writeln!(
-                self.out,
-                "Nothing to take back: the opening's stones stay (new starts an empty board)."
-            );
-        }
         match self.game.undo() {
             Some(mv) => {
                 self.times.pop();
@@ -663,6 +649,10 @@ impl<W: Write> Session<W> {
                 self.restart_clock();
                 self.show()
             }
+            None if self.game.opening_stones() > 0 => writeln!(
+                self.out,
+                "Nothing to take back: the opening's stones stay (new starts an empty board)."
+            ),
             None => writeln!(self.out, "Nothing to take back."),
         }
     }
@@ -729,7 +719,6 @@ impl<W: Write> Session<W> {
         match loaded {
             Ok((record, game)) => {
                 self.game = game;
-                self.setup = 0;
                 self.times = record.moves.iter().map(|m| m.time_ms).collect();
                 self.engine.clear();
                 self.restart_clock();

@@ -88,12 +88,14 @@ pub enum MoveError {
     Forbidden(Pos, ForbiddenKind),
 }
 
-/// A game: board, rule, result.
+/// A game: board, rule, result, and how many of its first stones are the opening it started
+/// from (undo does not take those back).
 #[derive(Clone, Debug)]
 pub struct Game {
     board: Board,
     result: Option<GameResult>,
     forbidden_policy: ForbiddenPolicy,
+    opening_stones: usize,
 }
 
 impl Game {
@@ -102,7 +104,28 @@ impl Game {
             board: Board::new(rule),
             result: None,
             forbidden_policy: ForbiddenPolicy::default(),
+            opening_stones: 0,
         }
+    }
+
+    /// A game from the stones of an opening (Black first), which undo then leaves in place; the
+    /// first stone that cannot be played is refused with the reason.
+    pub fn from_opening(rule: Rule, stones: &[Pos]) -> Result<Game, (Pos, MoveError)> {
+        let moves: Vec<Move> = stones.iter().map(|&p| Move::Place(p)).collect();
+        let game =
+            Game::from_moves(rule, &moves).map_err(|(index, error)| (stones[index], error))?;
+        Ok(game.with_opening_stones(stones.len()))
+    }
+
+    /// The same game with its first `count` moves (at most all of them) kept from undo.
+    pub fn with_opening_stones(mut self, count: usize) -> Game {
+        self.opening_stones = count.min(self.moves().len());
+        self
+    }
+
+    /// How many of the first moves are the opening's stones, which undo does not take back.
+    pub fn opening_stones(&self) -> usize {
+        self.opening_stones
     }
 
     /// Replays `moves` from the start, checking each one like [`Game::play`].
@@ -274,8 +297,12 @@ impl Game {
         }
     }
 
-    /// Takes back the last move (and reopens the game if it had ended).
+    /// Takes back the last move (and reopens the game if it had ended), unless it is one of the
+    /// opening's stones.
     pub fn undo(&mut self) -> Option<Move> {
+        if self.moves().len() <= self.opening_stones {
+            return None;
+        }
         let mv = self.board.undo()?;
         self.result = None;
         Some(mv)
@@ -290,6 +317,22 @@ mod tests {
         text.split_whitespace()
             .map(|m| Move::Place(m.parse().unwrap()))
             .collect()
+    }
+
+    #[test]
+    fn undo_leaves_the_opening_stones_in_place() {
+        let stones = ["h8", "h9", "i9"].map(|p| p.parse().unwrap());
+        let mut game = Game::from_opening(Rule::Renju, &stones).unwrap();
+        assert_eq!(game.opening_stones(), 3);
+        game.play("g7".parse().unwrap()).unwrap();
+        assert_eq!(game.undo(), Some(Move::Place("g7".parse().unwrap())));
+        assert_eq!(game.undo(), None);
+        assert_eq!(game.moves().len(), 3);
+        let occupied = ["h8", "h8"].map(|p| p.parse().unwrap());
+        assert!(matches!(
+            Game::from_opening(Rule::Renju, &occupied),
+            Err((p, MoveError::Place(_))) if p == occupied[1]
+        ));
     }
 
     #[test]

@@ -253,12 +253,12 @@ impl Ending {
 }
 
 impl SavedGame {
-    pub fn from_game(mode: Mode, game: &Game, setup: usize) -> SavedGame {
+    pub fn from_game(mode: Mode, game: &Game) -> SavedGame {
         SavedGame {
             mode,
             rule: game.rule(),
             moves: game.moves().to_vec(),
-            setup: setup.min(game.moves().len()),
+            setup: game.opening_stones(),
             ending: Ending::of(game),
             evals: Vec::new(),
         }
@@ -353,7 +353,7 @@ impl SavedGame {
             ending.apply(&mut game);
         }
         game.set_forbidden_policy(policy);
-        Some(game)
+        Some(game.with_opening_stones(self.setup))
     }
 }
 
@@ -420,10 +420,10 @@ impl Storage {
         };
         let replayed = SavedGame::parse(&text).and_then(|saved| {
             let game = saved.to_game(policy)?;
-            Some((saved.mode, game, saved.evals, saved.setup))
+            Some((saved.mode, game, saved.evals))
         });
-        if let Some((mode, game, evals, setup)) = replayed {
-            return Restored::Game(mode, Box::new(game), evals, setup);
+        if let Some((mode, game, evals)) = replayed {
+            return Restored::Game(mode, Box::new(game), evals);
         }
         let kept = self.autosave.with_extension("damaged");
         Restored::Damaged(fs::rename(&self.autosave, &kept).is_ok().then_some(kept))
@@ -438,9 +438,8 @@ impl Storage {
 pub enum Restored {
     /// There was no autosave.
     Nothing,
-    /// The game in progress, who played it, its evaluations (as in [`SavedGame::evals`]) and
-    /// how many opening stones it started from (as in [`SavedGame::setup`]).
-    Game(Mode, Box<Game>, Vec<Option<f64>>, usize),
+    /// The game in progress, who played it, and its evaluations (as in [`SavedGame::evals`]).
+    Game(Mode, Box<Game>, Vec<Option<f64>>),
     /// The autosave could not be read or replayed; it is kept at this path, if it could be
     /// moved there.
     Damaged(Option<PathBuf>),
@@ -552,7 +551,7 @@ mod tests {
         game.play(Pos::CENTER).unwrap();
         game.pass().unwrap();
         game.play("j9".parse().unwrap()).unwrap();
-        let saved = SavedGame::from_game(Mode::HumanWhite, &game, 0);
+        let saved = SavedGame::from_game(Mode::HumanWhite, &game);
         let parsed = SavedGame::parse(&saved.to_text()).unwrap();
         assert_eq!(parsed, saved);
         let replayed = parsed.to_game(ForbiddenPolicy::Refuse).unwrap();
@@ -572,14 +571,17 @@ mod tests {
 
     #[test]
     fn saved_game_keeps_how_many_stones_were_the_opening() {
-        let mut game = Game::new(Rule::Renju);
-        for p in ["h8", "h9", "i9", "g7"] {
-            game.play(p.parse().unwrap()).unwrap();
-        }
-        let saved = SavedGame::from_game(Mode::HumanBlack, &game, 3);
+        let stones = ["h8", "h9", "i9"].map(|p| p.parse().unwrap());
+        let mut game = Game::from_opening(Rule::Renju, &stones).unwrap();
+        game.play("g7".parse().unwrap()).unwrap();
+        let saved = SavedGame::from_game(Mode::HumanBlack, &game);
         assert!(saved.to_text().contains("\nsetup=3\n"));
-        assert_eq!(SavedGame::parse(&saved.to_text()).unwrap().setup, 3);
-        assert_eq!(SavedGame::from_game(Mode::HumanBlack, &game, 9).setup, 4);
+        let parsed = SavedGame::parse(&saved.to_text()).unwrap();
+        assert_eq!(parsed.setup, 3);
+        let replayed = parsed.to_game(ForbiddenPolicy::Refuse).unwrap();
+        assert_eq!(replayed.opening_stones(), 3);
+        let all = game.clone().with_opening_stones(9);
+        assert_eq!(SavedGame::from_game(Mode::HumanBlack, &all).setup, 4);
         let older = SavedGame::parse("mode=human-black\nrule=renju\nmoves=h8 h9").unwrap();
         assert_eq!(older.setup, 0, "autosaves without the line have no opening");
         // A damaged line loses the stop at the opening, not the game.
@@ -604,7 +606,7 @@ mod tests {
             Some(1.0 / 3.0),
             Some(0.5),
         ];
-        let saved = SavedGame::from_game(Mode::HumanBlack, &game, 0).with_evals(&evals);
+        let saved = SavedGame::from_game(Mode::HumanBlack, &game).with_evals(&evals);
         assert_eq!(saved.evals, evals[..4], "no longer than the moves plus one");
         let text = saved.to_text();
         assert!(
@@ -617,7 +619,7 @@ mod tests {
 
         let (dir, storage) = fresh_storage("evals");
         storage.save_game(&saved).unwrap();
-        let Restored::Game(_, restored, restored_evals, _) =
+        let Restored::Game(_, restored, restored_evals) =
             storage.restore_game(ForbiddenPolicy::Refuse)
         else {
             panic!("the autosave was not restored");
@@ -636,7 +638,7 @@ mod tests {
             "# Gobang game in progress\nmode=human-white\nrule=renju\nmoves=h8 h9\n",
         )
         .unwrap();
-        let Restored::Game(mode, game, evals, _) = storage.restore_game(ForbiddenPolicy::Refuse)
+        let Restored::Game(mode, game, evals) = storage.restore_game(ForbiddenPolicy::Refuse)
         else {
             panic!("an autosave without evaluations is restored");
         };
@@ -665,8 +667,7 @@ mod tests {
             "mode=two-players\nrule=renju\nmoves=h8 h9\nevals=0.1 oops\n",
         )
         .unwrap();
-        let Restored::Game(_, game, evals, _) = storage.restore_game(ForbiddenPolicy::Refuse)
-        else {
+        let Restored::Game(_, game, evals) = storage.restore_game(ForbiddenPolicy::Refuse) else {
             panic!("a malformed evals line does not damage the autosave");
         };
         assert_eq!(game.moves().len(), 2);
@@ -680,7 +681,7 @@ mod tests {
         let mut game = Game::new(Rule::Renju);
         game.play(Pos::CENTER).unwrap();
         game.lose_on_time(Color::White);
-        let saved = SavedGame::from_game(Mode::HumanWhite, &game, 0);
+        let saved = SavedGame::from_game(Mode::HumanWhite, &game);
         assert!(saved.to_text().contains("ended=timeout white"));
         let restored = SavedGame::parse(&saved.to_text())
             .and_then(|saved| saved.to_game(ForbiddenPolicy::Refuse))
@@ -689,10 +690,9 @@ mod tests {
 
         let mut game = Game::new(Rule::Standard);
         game.agree_draw();
-        let restored =
-            SavedGame::parse(&SavedGame::from_game(Mode::TwoPlayers, &game, 0).to_text())
-                .and_then(|saved| saved.to_game(ForbiddenPolicy::Refuse))
-                .unwrap();
+        let restored = SavedGame::parse(&SavedGame::from_game(Mode::TwoPlayers, &game).to_text())
+            .and_then(|saved| saved.to_game(ForbiddenPolicy::Refuse))
+            .unwrap();
         assert_eq!(restored.result(), game.result());
 
         // Black lost by a forbidden move under the tournament rule, then the preference changed.
@@ -701,7 +701,7 @@ mod tests {
             let _ = game.play(m.parse().unwrap());
         }
         assert!(game.result().is_some());
-        let restored = SavedGame::from_game(Mode::TwoPlayers, &game, 0)
+        let restored = SavedGame::from_game(Mode::TwoPlayers, &game)
             .to_game(ForbiddenPolicy::Refuse)
             .unwrap();
         assert_eq!(restored.result(), game.result());
@@ -735,10 +735,10 @@ mod tests {
         let mut game = Game::new(Rule::Renju);
         for p in ["h8", "h9", "j8", "j9"] {
             game.play(p.parse().unwrap()).unwrap();
-            autosaver.save(SavedGame::from_game(Mode::TwoPlayers, &game, 0));
+            autosaver.save(SavedGame::from_game(Mode::TwoPlayers, &game));
         }
         autosaver.finish();
-        let Restored::Game(mode, restored, _, _) = storage.restore_game(ForbiddenPolicy::Refuse)
+        let Restored::Game(mode, restored, _) = storage.restore_game(ForbiddenPolicy::Refuse)
         else {
             panic!("the autosave was not restored");
         };

@@ -81,8 +81,6 @@ struct Actions {
 
 struct State {
     game: Game,
-    /// How many of the game's first moves are the stones of the opening it started from.
-    setup: usize,
     mode: Mode,
     prefs: Preferences,
     clock: MoveClock,
@@ -175,15 +173,13 @@ impl GameWindow {
 
         let prefs = storage.load_preferences();
         let fresh = || Game::new(prefs.rule).with_forbidden_policy(prefs.forbidden_policy);
-        let (mode, game, evals, setup, notice) = match storage.restore_game(prefs.forbidden_policy)
-        {
-            Restored::Game(mode, game, evals, setup) => (mode, *game, evals, setup, None),
-            Restored::Nothing => (prefs.mode, fresh(), Vec::new(), 0, None),
+        let (mode, game, evals, notice) = match storage.restore_game(prefs.forbidden_policy) {
+            Restored::Game(mode, game, evals) => (mode, *game, evals, None),
+            Restored::Nothing => (prefs.mode, fresh(), Vec::new(), None),
             Restored::Damaged(kept) => (
                 prefs.mode,
                 fresh(),
                 Vec::new(),
-                0,
                 Some(match kept {
                     Some(kept) => format!(
                         "The saved game could not be read; it is kept in {}",
@@ -211,7 +207,6 @@ impl GameWindow {
             actions,
             state: RefCell::new(State {
                 game,
-                setup,
                 mode,
                 prefs,
                 clock,
@@ -569,7 +564,7 @@ impl Inner {
                 Color::White
             }
         };
-        (state.setup..played)
+        (state.game.opening_stones()..played)
             .rev()
             .find(|&moves| !state.mode.engine_plays(to_move(moves)))
     }
@@ -629,7 +624,7 @@ impl Inner {
     fn autosave(&self) {
         let saved = {
             let state = self.state.borrow();
-            SavedGame::from_game(state.mode, &state.game, state.setup).with_evals(&state.evals)
+            SavedGame::from_game(state.mode, &state.game).with_evals(&state.evals)
         };
         self.autosaver.borrow().save(saved);
     }
@@ -681,9 +676,7 @@ impl Inner {
             let Some(target) = Inner::undo_target(&state) else {
                 return;
             };
-            while state.game.moves().len() > target {
-                state.game.undo();
-            }
+            while state.game.moves().len() > target && state.game.undo().is_some() {}
         }
         self.stop_search();
         self.state.borrow_mut().info = None;
@@ -880,12 +873,10 @@ impl Inner {
         let refused = {
             let mut state = self.state.borrow_mut();
             let stones = opening.map_or(&[][..], |opening| &opening.moves[..]);
-            let moves: Vec<Move> = stones.iter().map(|&p| Move::Place(p)).collect();
-            let (game, refused) = match Game::from_moves(rule, &moves) {
+            let (game, refused) = match Game::from_opening(rule, stones) {
                 Ok(game) => (game, None),
-                Err((index, error)) => (Game::new(rule), Some((stones[index], error))),
+                Err(refused) => (Game::new(rule), Some(refused)),
             };
-            state.setup = game.moves().len();
             state.game = game.with_forbidden_policy(state.prefs.forbidden_policy);
             state.clock_waiting = true;
             state.mode = mode;
@@ -1021,7 +1012,6 @@ impl Inner {
                     let mut state = self.state.borrow_mut();
                     let policy = state.prefs.forbidden_policy;
                     state.game = game.with_forbidden_policy(policy);
-                    state.setup = 0;
                     state.clock_waiting = true;
                     state.evals.clear();
                     state.info = None;
