@@ -617,9 +617,9 @@ impl<W: Write> Session<W> {
         let spent = started.elapsed();
         writeln!(
             self.out,
-            "Engine: depth {}, score {}, {} nodes, {:.2} s.",
+            "Engine: depth {}, {}, {} nodes, {:.2} s.",
             result.depth,
-            result.score,
+            result.score.for_side(self.game.side_to_move()),
             result.nodes,
             spent.as_secs_f64()
         )?;

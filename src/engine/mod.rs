@@ -19,7 +19,7 @@ pub mod vct;
 
 pub use eval::{Weights, WeightsError};
 
-use crate::rules::{Board, Pos, Rule};
+use crate::rules::{Board, Color, Pos, Rule};
 use eval::Evaluator;
 use search::{Searcher, ThreadTables};
 use smp::{Helpers, Job};
@@ -92,6 +92,23 @@ impl fmt::Display for Score {
             Score::Eval(value) => write!(f, "{value:+}"),
             Score::WinIn(moves) => write!(f, "win in {moves}"),
             Score::LossIn(moves) => write!(f, "loss in {moves}"),
+        }
+    }
+}
+
+impl Score {
+    /// The score told from the side it favours, for people: `mover` is the side to move it was
+    /// computed for. "+120 for Black" rather than "-120 for White", "White wins in 3" rather than
+    /// "loss in 3 for Black", and "even" at zero.
+    pub fn for_side(self, mover: Color) -> String {
+        match self {
+            Score::Eval(0) => "even".to_string(),
+            Score::Eval(value) if value > 0 => format!("+{value} for {}", mover.name()),
+            Score::Eval(value) => {
+                format!("+{} for {}", value.unsigned_abs(), mover.opponent().name())
+            }
+            Score::WinIn(moves) => format!("{} wins in {moves}", mover.name()),
+            Score::LossIn(moves) => format!("{} wins in {moves}", mover.opponent().name()),
         }
     }
 }
@@ -312,6 +329,15 @@ pub const MAX_DEPTH: u32 = 60;
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn scores_are_told_from_the_side_they_favour() {
+        assert_eq!(Score::Eval(120).for_side(Color::White), "+120 for White");
+        assert_eq!(Score::Eval(-495).for_side(Color::White), "+495 for Black");
+        assert_eq!(Score::Eval(0).for_side(Color::Black), "even");
+        assert_eq!(Score::WinIn(3).for_side(Color::Black), "Black wins in 3");
+        assert_eq!(Score::LossIn(2).for_side(Color::Black), "White wins in 2");
+    }
     use crate::rules::Color;
 
     #[test]

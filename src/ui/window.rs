@@ -802,10 +802,10 @@ impl Inner {
                         });
                         match result.book_opening {
                             Some(opening) => format!(
-                                "Hint: {p} (book move: {opening}; evaluation {})",
-                                result.score
+                                "Hint: {p} (book move: {opening}; {})",
+                                result.score.for_side(side)
                             ),
-                            None => format!("Hint: {p} (evaluation {})", result.score),
+                            None => format!("Hint: {p} ({})", result.score.for_side(side)),
                         }
                     }
                     None => "The AI has no move to suggest".to_string(),
@@ -1203,9 +1203,7 @@ impl Inner {
                     None => info.depth.to_string(),
                 };
                 self.ui.engine_depth.set_label(&depth);
-                self.ui
-                    .engine_eval
-                    .set_label(&format!("{} for {}", info.score, side.name()));
+                self.ui.engine_eval.set_label(&info.score.for_side(*side));
                 self.ui
                     .engine_speed
                     .set_label(&nodes_per_second(info.nodes_per_second));
