@@ -338,7 +338,6 @@ mod tests {
         assert_eq!(Score::WinIn(3).for_side(Color::Black), "Black wins in 3");
         assert_eq!(Score::LossIn(2).for_side(Color::Black), "White wins in 2");
     }
-    use crate::rules::Color;
 
     #[test]
     fn memory_limit_sizes_the_table() {
