@@ -556,17 +556,10 @@ impl Inner {
     /// when there is none.
     fn undo_target(state: &State) -> Option<usize> {
         let played = state.game.moves().len();
-        // Black is to move after an even number of moves (passes count as moves).
-        let to_move = |moves: usize| {
-            if moves % 2 == 0 {
-                Color::Black
-            } else {
-                Color::White
-            }
-        };
+        // After `moves` moves, the side to move is the one that plays move number `moves`.
         (state.game.opening_stones()..played)
             .rev()
-            .find(|&moves| !state.mode.engine_plays(to_move(moves)))
+            .find(|&moves| !state.mode.engine_plays(mover(moves)))
     }
 
     fn can_undo(state: &State) -> bool {
