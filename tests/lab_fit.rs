@@ -5,7 +5,8 @@
 //! positions a search scores at its horizon (`--leaves`). The default weights have two stages of
 //! the game, so each fit names the stage it fits, and leaves the other as it was. A network fit
 //! (`--hidden`) adds a network to a stage and leaves its linear weights as they were. `label`
-//! writes labels from the engine's own search for `fit --labels`.
+//! writes labels from the engine's own search for `fit --labels`. `fit-order` fits the quiet-move
+//! order to one player's choices in played games.
 
 use gobang::engine::Weights;
 use std::path::{Path, PathBuf};
@@ -282,4 +283,47 @@ fn labelling_games_by_search_writes_labels_that_fit_reads() {
     assert!(out.contains("labelled positions (0 skipped)"), "{out}");
     let (start, fitted) = losses(&out, "training");
     assert!(fitted < start, "training loss did not drop: {out}");
+}
+
+#[test]
+fn fitting_the_move_order_to_a_players_choices_lowers_the_loss() {
+    let (_, records) = scratch_with_games("fit-order-games", "6");
+    let records = records.to_str().expect("utf-8 path");
+    let (out, err) = lab(&[
+        "fit-order",
+        records,
+        "--player",
+        "depth=2",
+        "--steps",
+        "100",
+    ]);
+    let loss = |prefix: &str| -> f64 {
+        let line = out
+            .lines()
+            .find(|l| l.starts_with(prefix))
+            .unwrap_or_else(|| panic!("no {prefix} line in {out}"));
+        line.rsplit(' ')
+            .next()
+            .and_then(|w| w.parse().ok())
+            .expect(line)
+    };
+    let (before, after) = (loss("loss before fitting:"), loss("step 100:"));
+    assert!(after < before, "{before} -> {after}\n{out}");
+    for table in ["QUIET_ORDER_OWN", "QUIET_ORDER_OPP"] {
+        let line = out
+            .lines()
+            .find(|l| l.contains(table))
+            .unwrap_or_else(|| panic!("no {table} table in {out}"));
+        assert_eq!(line.matches(',').count(), 54, "55 pair weights: {line}");
+    }
+    assert_eq!(out.matches("this fit: first").count(), 2, "{out}");
+    assert!(err.contains("broken.psq"), "the bad record is named: {err}");
+
+    let output = Command::new(env!("CARGO_BIN_EXE_gobang-lab"))
+        .args(["fit-order", records, "--player", "nobody"])
+        .output()
+        .expect("run gobang-lab");
+    assert!(!output.status.success());
+    let err = String::from_utf8_lossy(&output.stderr);
+    assert!(err.contains("nobody"), "{err}");
 }

@@ -11,6 +11,7 @@ macro_rules! say {
 mod bench;
 mod deadline;
 mod fit;
+mod fit_order;
 mod label;
 mod losses;
 mod puzzles;
@@ -69,6 +70,9 @@ enum Command {
     /// Fit the evaluation weights to finished games (Texel method) or labelled positions; write a
     /// weights file.
     Fit(fit::FitArgs),
+    /// Fit the search's quiet-move order to a player's choices in finished games; print the
+    /// tables.
+    FitOrder(fit_order::Args),
     /// Label positions of finished games with the engine's own fixed-depth search value, for
     /// `fit --labels`.
     Label(label::Args),
@@ -93,6 +97,7 @@ fn main() -> anyhow::Result<()> {
         Command::Bench(args) => bench::run(&args),
         Command::Deadline(args) => deadline::run(&args),
         Command::Fit(args) => fit::run(&args),
+        Command::FitOrder(args) => fit_order::run(&args),
         Command::Label(args) => label::run(&args),
         Command::Losses(args) => losses::run(&args),
         Command::Puzzles(args) => puzzles::run(&args),
@@ -118,7 +123,8 @@ fn print_line(line: std::fmt::Arguments) {
 }
 
 /// The record files among `paths`: files as given, folders as their record files (by extension),
-/// sorted by name. Shared by the subcommands that read finished games (`fit`, `label`, `losses`).
+/// sorted by name. Shared by the subcommands that read finished games (`fit`, `fit-order`, `label`,
+/// `losses`).
 fn record_files(paths: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
     let mut files = Vec::new();
     for path in paths {
