@@ -238,20 +238,23 @@ pub fn score_quiet_moves(board: &Board, moves: &mut [(Pos, i32)]) {
 /// Moves farther than this (in king steps) from the recent moves count less in the move order.
 const NEAR_RECENT: u8 = 4;
 
+/// The point of the move `back` moves ago (1: the last one), unless that was a pass or the game
+/// is shorter.
+pub fn recent_stone(board: &Board, back: usize) -> Option<Pos> {
+    let history = board.history();
+    history
+        .len()
+        .checked_sub(back)
+        .and_then(|index| history[index].pos())
+}
+
 /// Lowers the ordering scores of quiet moves away from where the game is being played, as
 /// PentaZen orders its moves: a move farther than four king steps (`NEAR_RECENT`) from both of
 /// the last two moves keeps half its score, and one that far from each of the last four a
 /// quarter. In crowded positions there are shapes all over the board, and move-count pruning and
 /// late-move reductions follow this order.
 pub fn discount_distant_moves(board: &Board, moves: &mut [(Pos, i32)]) {
-    let history = board.history();
-    let recent = |back: usize| {
-        history
-            .len()
-            .checked_sub(back)
-            .and_then(|index| history[index].pos())
-    };
-    let recent = [recent(1), recent(2), recent(3), recent(4)];
+    let recent = [1, 2, 3, 4].map(|back| recent_stone(board, back));
     let far = |p: Pos, q: Option<Pos>| q.is_some_and(|q| p.distance(q) > NEAR_RECENT);
     for (p, score) in moves.iter_mut() {
         if far(*p, recent[0]) && far(*p, recent[1]) {

@@ -12,8 +12,8 @@
 //! record order).
 
 use gobang::engine::movegen::{
-    analyse, discount_distant_moves, generate, is_dead_for, score_quiet_moves, shape_score, Status,
-    QUIET_ORDER_BASE,
+    analyse, discount_distant_moves, generate, is_dead_for, recent_stone, score_quiet_moves,
+    shape_score, Status, QUIET_ORDER_BASE,
 };
 use gobang::game::record::GameRecord;
 use gobang::rules::shape::PAIR_COUNT;
@@ -182,14 +182,7 @@ fn examples(args: &Args) -> anyhow::Result<Vec<Example>> {
 fn example(board: &Board, moves: &mut [(Pos, i32)], chosen: usize) -> Example {
     let me = board.side_to_move();
     let opp = me.opponent();
-    let history = board.history();
-    let recent = |back: usize| {
-        history
-            .len()
-            .checked_sub(back)
-            .and_then(|index| history[index].pos())
-    };
-    let (last, second_last) = (recent(1), recent(2));
+    let (last, second_last) = (recent_stone(board, 1), recent_stone(board, 2));
     let near = |p: Pos, q: Option<Pos>| q.map_or(4, |q| (p.distance(q).clamp(1, 5) - 1) as usize);
     let mut discounts: Vec<(Pos, i32)> = moves.iter().map(|&(p, _)| (p, 4)).collect();
     discount_distant_moves(board, &mut discounts);
