@@ -217,22 +217,34 @@ const QUIET_ORDER_DEAD: i32 = 34;
 /// Added so that every score stays above zero (the fitted weights are relative).
 pub const QUIET_ORDER_BASE: i32 = 140;
 
-/// Scores the moves of a quiet node (the region of interest) for the search's order: by both
-/// sides' line-shape pairs, with weights fitted to Rapfi's choices (`QUIET_ORDER_OWN` and
-/// `QUIET_ORDER_OPP`), then [`discount_distant_moves`].
-pub fn score_quiet_moves(board: &Board, moves: &mut [(Pos, i32)]) {
+/// The search's ordering score of the quiet move `p`: both sides' line-shape pairs, with weights
+/// fitted to Rapfi's choices (`QUIET_ORDER_OWN` and `QUIET_ORDER_OPP`).
+fn quiet_order_score(board: &Board, p: Pos) -> i32 {
     let me = board.side_to_move();
     let opp = me.opponent();
+    let theirs = if is_dead_for(board, opp, board.shape(p, opp)) {
+        QUIET_ORDER_DEAD
+    } else {
+        QUIET_ORDER_OPP[board.shape_pair(p, opp).index()]
+    };
+    (QUIET_ORDER_BASE + QUIET_ORDER_OWN[board.shape_pair(p, me).index()] + theirs).max(0)
+}
+
+/// Scores the moves of a quiet node (the region of interest) for the search's order: by both
+/// sides' line-shape pairs (`quiet_order_score`), then [`discount_distant_moves`].
+pub fn score_quiet_moves(board: &Board, moves: &mut [(Pos, i32)]) {
     for (p, score) in moves.iter_mut() {
-        let theirs = if is_dead_for(board, opp, board.shape(*p, opp)) {
-            QUIET_ORDER_DEAD
-        } else {
-            QUIET_ORDER_OPP[board.shape_pair(*p, opp).index()]
-        };
-        *score =
-            (QUIET_ORDER_BASE + QUIET_ORDER_OWN[board.shape_pair(*p, me).index()] + theirs).max(0);
+        *score = quiet_order_score(board, *p);
     }
     discount_distant_moves(board, moves);
+}
+
+/// The moves of a quiet node as the search orders them: the region of interest, scored as
+/// [`score_quiet_moves`] scores it (each point scored once, as it is generated).
+pub fn generate_quiet_for_search(board: &mut Board, out: &mut Vec<(Pos, i32)>) {
+    out.clear();
+    region_of_interest(board, out, quiet_order_score);
+    discount_distant_moves(board, out);
 }
 
 /// Moves farther than this (in king steps) from the recent moves count less in the move order.
@@ -274,7 +286,7 @@ pub fn generate(board: &mut Board, status: Status, out: &mut Vec<(Pos, i32)>) {
         Status::Win(p) | Status::Forced(p) => out.push((p, 0)),
         Status::Lost => {}
         Status::Threatened => defences(board, out),
-        Status::Quiet => region_of_interest(board, out),
+        Status::Quiet => region_of_interest(board, out, shape_score),
     }
 }
 
@@ -407,7 +419,7 @@ fn reach_table() -> &'static [[PointBits; 2]; 256] {
 
 /// Every empty point within distance two along a line of an own stone or next to an opponent
 /// stone, excluding Black's forbidden points, in [`Pos::all`] order.
-fn region_of_interest(board: &mut Board, out: &mut Vec<(Pos, i32)>) {
+fn region_of_interest(board: &mut Board, out: &mut Vec<(Pos, i32)>, score: fn(&Board, Pos) -> i32) {
     let me = board.side_to_move();
     let reach = reach_table();
     let mut area: PointBits = [0; 4];
@@ -425,7 +437,7 @@ fn region_of_interest(board: &mut Board, out: &mut Vec<(Pos, i32)>) {
             let q = Pos((index * 64 + word.trailing_zeros() as usize) as u8);
             word &= word - 1;
             if board.is_empty(q) && is_playable(board, q) {
-                out.push((q, shape_score(board, q)));
+                out.push((q, score(board, q)));
             }
         }
     }
@@ -436,7 +448,7 @@ fn region_of_interest(board: &mut Board, out: &mut Vec<(Pos, i32)>) {
         // Stones only where nothing is reachable (or only forbidden points nearby): any legal point.
         for p in Pos::all() {
             if board.is_empty(p) && is_playable(board, p) {
-                out.push((p, shape_score(board, p)));
+                out.push((p, score(board, p)));
             }
         }
     }

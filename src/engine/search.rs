@@ -18,7 +18,7 @@
 use super::book;
 use super::eval::Evaluator;
 use super::movegen::{
-    analyse, first_five_point, generate, has_four_point, is_playable, score_quiet_moves,
+    analyse, first_five_point, generate, generate_quiet_for_search, has_four_point, is_playable,
     vcf_defences, Status,
 };
 use super::time::TimeControl;
@@ -654,16 +654,17 @@ impl<'e, 'a> Searcher<'e, 'a> {
             }
         }
         if !pv_node && status == Status::Quiet && depth >= NULL_MOVE_MIN_DEPTH {
-            if let Some(value) = self.null_move_cut(depth, ply, beta, cut_node) {
+            if let Some(value) = self.null_move_cut(depth, ply, beta, static_eval, cut_node) {
                 return value;
             }
         }
         let mut moves = std::mem::take(&mut self.move_lists[ply]);
         let against_vcf = self.generate_defences(status, THREAT_VCF_NODES, &mut moves);
         if !against_vcf {
-            generate(&mut self.board, status, &mut moves);
             if status == Status::Quiet {
-                score_quiet_moves(&self.board, &mut moves);
+                generate_quiet_for_search(&mut self.board, &mut moves);
+            } else {
+                generate(&mut self.board, status, &mut moves);
             }
         }
         if moves.is_empty() {
@@ -834,10 +835,17 @@ impl<'e, 'a> Searcher<'e, 'a> {
     /// still cannot bring it below `beta`, the node fails high with that value (a mate score
     /// becomes `beta`: its distance would count the pass). No two passes in a row, and none when
     /// `beta` is a mate bound.
-    fn null_move_cut(&mut self, depth: i32, ply: usize, beta: i32, cut_node: bool) -> Option<i32> {
+    fn null_move_cut(
+        &mut self,
+        depth: i32,
+        ply: usize,
+        beta: i32,
+        static_eval: i32,
+        cut_node: bool,
+    ) -> Option<i32> {
         if beta.abs() >= MATE_BOUND
             || self.board.last_move() == Some(Move::Pass)
-            || self.evaluate() < beta
+            || static_eval < beta
         {
             return None;
         }
@@ -1023,9 +1031,9 @@ mod tests {
         searcher.board.undo();
         assert!(white_vcf.is_some(), "White wins by VCF with a free move");
         let beta = searcher.evaluate();
-        assert_eq!(searcher.null_move_cut(4, 1, beta, false), None);
-        // Far ahead by its static value, Black is still not cut off by reverse futility.
         let static_eval = searcher.evaluate();
+        assert_eq!(searcher.null_move_cut(4, 1, beta, static_eval, false), None);
+        // Far ahead by its static value, Black is still not cut off by reverse futility.
         assert_eq!(
             searcher.reverse_futility_cut(2, static_eval - 1_000, static_eval, true),
             None
@@ -1043,14 +1051,14 @@ mod tests {
         // session 70) and some 780 with the order fitted to Rapfi's choices.)
         let beta = searcher.evaluate() - 1_000;
         assert!(beta > 0, "Black is ahead: {beta}");
-        let cut = searcher.null_move_cut(4, 1, beta, false);
+        let static_eval = searcher.evaluate();
+        let cut = searcher.null_move_cut(4, 1, beta, static_eval, false);
         assert!(
             cut.is_some_and(|value| value >= beta && value < MATE_BOUND),
             "{cut:?}"
         );
         // Here reverse futility cuts off with the static value when it beats beta by the margin
         // (two plies, not improving), and not when it falls short of it by one.
-        let static_eval = searcher.evaluate();
         let margin = 2 * REVERSE_FUTILITY_MARGIN;
         assert_eq!(
             searcher.reverse_futility_cut(2, static_eval - margin, static_eval, false),
