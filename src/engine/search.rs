@@ -264,7 +264,12 @@ impl<'e, 'a> Searcher<'e, 'a> {
     ) -> Result<Vec<(Pos, i32)>, SearchResult> {
         let status = analyse(&mut self.board);
         let mut root_moves = Vec::new();
-        if !self.generate_defences(status, ROOT_THREAT_NODES, &mut root_moves) {
+        if !self.generate_defences(
+            status,
+            ROOT_THREAT_NODES,
+            ThreatLook::NotYet,
+            &mut root_moves,
+        ) {
             generate(&mut self.board, status, &mut root_moves);
         }
         match status {
@@ -648,8 +653,11 @@ impl<'e, 'a> Searcher<'e, 'a> {
         let static_eval = self.evaluate();
         self.static_evals[ply] = static_eval;
         let improving = ply >= 2 && static_eval > self.static_evals[ply - 2];
+        let mut threat = ThreatLook::NotYet;
         if !pv_node && status == Status::Quiet {
-            if let Some(value) = self.reverse_futility_cut(depth, beta, static_eval, improving) {
+            if let Some(value) =
+                self.reverse_futility_cut(depth, beta, static_eval, improving, &mut threat)
+            {
                 return value;
             }
         }
@@ -659,7 +667,7 @@ impl<'e, 'a> Searcher<'e, 'a> {
             }
         }
         let mut moves = std::mem::take(&mut self.move_lists[ply]);
-        let against_vcf = self.generate_defences(status, THREAT_VCF_NODES, &mut moves);
+        let against_vcf = self.generate_defences(status, THREAT_VCF_NODES, threat, &mut moves);
         if !against_vcf {
             if status == Status::Quiet {
                 generate_quiet_for_search(&mut self.board, &mut moves);
@@ -814,20 +822,27 @@ impl<'e, 'a> Searcher<'e, 'a> {
 
     /// Reverse futility pruning at a quiet non-PV node (see [`REVERSE_FUTILITY_MARGIN`]): the
     /// static value when it beats `beta` by the margin and the opponent, were it to move, has no
-    /// short VCF (a quiet node's static value does not see one).
+    /// short VCF (a quiet node's static value does not see one). What that look found is kept in
+    /// `threat` for the node's move generation.
     fn reverse_futility_cut(
         &mut self,
         depth: i32,
         beta: i32,
         static_eval: i32,
         improving: bool,
+        threat: &mut ThreatLook,
     ) -> Option<i32> {
         let margin = REVERSE_FUTILITY_MARGIN * (depth - improving as i32);
-        (depth <= REVERSE_FUTILITY_MAX_DEPTH
-            && static_eval < MATE_BOUND
-            && static_eval - margin >= beta
-            && self.opponent_vcf(THREAT_VCF_NODES).is_none())
-        .then_some(static_eval)
+        if depth > REVERSE_FUTILITY_MAX_DEPTH
+            || static_eval >= MATE_BOUND
+            || static_eval - margin < beta
+        {
+            return None;
+        }
+        let line = self.opponent_vcf(THREAT_VCF_NODES);
+        let cut = line.is_none().then_some(static_eval);
+        *threat = ThreatLook::Done(line);
+        cut
     }
 
     /// Null-move pruning at a quiet node: when the static value already beats `beta` and the
@@ -885,18 +900,24 @@ impl<'e, 'a> Searcher<'e, 'a> {
         found
     }
 
-    /// In a quiet position where the opponent, were it to move, would win by VCF: fills `moves`
+    /// In a quiet position where the opponent, were it to move, would win by VCF (looked for
+    /// within `budget` nodes unless `threat` already holds the look's answer): fills `moves`
     /// with the defences against that line and returns true.
     fn generate_defences(
         &mut self,
         status: Status,
         budget: u64,
+        threat: ThreatLook,
         moves: &mut Vec<(Pos, i32)>,
     ) -> bool {
         if status != Status::Quiet {
             return false;
         }
-        match self.opponent_vcf(budget) {
+        let line = match threat {
+            ThreatLook::Done(line) => line,
+            ThreatLook::NotYet => self.opponent_vcf(budget),
+        };
+        match line {
             Some(line) => {
                 vcf_defences(&mut self.board, &line, moves);
                 true
@@ -940,6 +961,14 @@ impl<'e, 'a> Searcher<'e, 'a> {
         }
         value
     }
+}
+
+/// The look for the opponent's VCF threat at a quiet node, made at most once a node: reverse
+/// futility pruning's guard and the move generation need the same answer.
+enum ThreatLook {
+    NotYet,
+    /// The opponent's winning line, if the look found one.
+    Done(Option<Vec<Pos>>),
 }
 
 /// Moves the best-ordered of `moves[from..]` (the first of equals) to `from`, the others keeping
@@ -1033,11 +1062,28 @@ mod tests {
         let beta = searcher.evaluate();
         let static_eval = searcher.evaluate();
         assert_eq!(searcher.null_move_cut(4, 1, beta, static_eval, false), None);
-        // Far ahead by its static value, Black is still not cut off by reverse futility.
+        // Far ahead by its static value, Black is still not cut off by reverse futility, and
+        // the move generation gets the defences against the line that look found without
+        // looking again: the same moves as from a look of its own.
+        let mut threat = ThreatLook::NotYet;
         assert_eq!(
-            searcher.reverse_futility_cut(2, static_eval - 1_000, static_eval, true),
+            searcher.reverse_futility_cut(2, static_eval - 1_000, static_eval, true, &mut threat),
             None
         );
+        assert!(matches!(threat, ThreatLook::Done(Some(_))));
+        let (mut reused, mut looked) = (Vec::new(), Vec::new());
+        let nodes = searcher.nodes;
+        assert!(searcher.generate_defences(Status::Quiet, THREAT_VCF_NODES, threat, &mut reused));
+        assert_eq!(searcher.nodes, nodes, "no second look");
+        assert!(searcher.generate_defences(
+            Status::Quiet,
+            THREAT_VCF_NODES,
+            ThreatLook::NotYet,
+            &mut looked
+        ));
+        assert!(searcher.nodes > nodes);
+        assert!(!reused.is_empty());
+        assert_eq!(reused, looked);
 
         // White with two stones in the corners gains little from a free move: Black, well ahead,
         // is cut off with a value that is no mate.
@@ -1061,11 +1107,23 @@ mod tests {
         // (two plies, not improving), and not when it falls short of it by one.
         let margin = 2 * REVERSE_FUTILITY_MARGIN;
         assert_eq!(
-            searcher.reverse_futility_cut(2, static_eval - margin, static_eval, false),
+            searcher.reverse_futility_cut(
+                2,
+                static_eval - margin,
+                static_eval,
+                false,
+                &mut ThreatLook::NotYet
+            ),
             Some(static_eval)
         );
         assert_eq!(
-            searcher.reverse_futility_cut(2, static_eval - margin + 1, static_eval, false),
+            searcher.reverse_futility_cut(
+                2,
+                static_eval - margin + 1,
+                static_eval,
+                false,
+                &mut ThreatLook::NotYet
+            ),
             None
         );
     }
